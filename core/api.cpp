@@ -1,0 +1,41 @@
+#include "api.hpp"
+
+#include <exception>
+
+#include "common/error.hpp"
+#include "inference/evaluate.hpp"
+#include "io/result_json.hpp"
+#include "io/scenario_json.hpp"
+#include "presets/registry.hpp"
+#include "version.hpp"
+
+namespace envelope {
+
+Json evaluate_document(const Json& doc) {
+    const Scenario s = parse_scenario(doc);
+    return to_json(evaluate_inference(s), s);
+}
+
+std::string evaluate_json(std::string_view text) {
+    try {
+        return to_text(evaluate_document(parse_json_text(text)));
+    } catch (const InputError& e) {
+        return to_text(error_json(e.path(), e.what()));
+    } catch (const std::exception& e) {
+        return to_text(error_json("", std::string("internal error: ") + e.what()));
+    } catch (...) {
+        return to_text(error_json("", "internal error"));
+    }
+}
+
+std::string presets_json() {
+    try {
+        Json out = {{"ok", true}, {"version", kVersion}};
+        for (const auto& [kind, entries] : all_presets().items()) out[kind] = entries;
+        return to_text(out);
+    } catch (const std::exception& e) {
+        return to_text(error_json("", std::string("internal error: ") + e.what()));
+    }
+}
+
+}  // namespace envelope

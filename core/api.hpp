@@ -1,0 +1,21 @@
+#pragma once
+// The core's front door: JSON in, JSON out. Used by the CLI and the wasm facade, so
+// both give the same answer for the same input.
+#include <string>
+#include <string_view>
+
+#include "io/json.hpp"
+
+namespace envelope {
+
+// Parse, validate and evaluate a scenario document. Throws InputError on bad input.
+Json evaluate_document(const Json& scenario);
+
+// Never throws: bad input and internal failures come back as
+// {"ok": false, "error": {"path": ..., "message": ...}}.
+std::string evaluate_json(std::string_view scenario_text);
+
+// All presets: {"ok": true, "version", "models": {...}, "chips": {...}, ...}.
+std::string presets_json();
+
+}  // namespace envelope

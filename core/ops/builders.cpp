@@ -1,0 +1,48 @@
+#include "ops/builders.hpp"
+
+namespace envelope::build {
+
+Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
+          Precision activations, bool bias) {
+    const double wb = bytes_per_element(weights);
+    const double ab = bytes_per_element(activations);
+    Op op;
+    op.name = name;
+    op.cls = OpClass::matmul;
+    op.precision = wider(activations, weights);
+    op.count = count;
+    op.flops = constant(2.0 * tokens * k * n + (bias ? tokens * n : 0.0));
+    op.traffic.weights_read = constant((k * n + (bias ? n : 0.0)) * wb);
+    op.traffic.activations_read = constant(tokens * k * ab);
+    op.traffic.activations_written = constant(tokens * n * ab);
+    return op;
+}
+
+Op vector(const char* name, double count, Affine elements_in, Affine elements_out,
+          double flops_per_out, Precision activations, double weight_elements,
+          Precision weights) {
+    const double ab = bytes_per_element(activations);
+    Op op;
+    op.name = name;
+    op.cls = OpClass::vector;
+    op.precision = Precision::fp32;  // vector units accumulate in fp32
+    op.count = count;
+    op.flops = flops_per_out * elements_out;
+    op.traffic.weights_read = constant(weight_elements * bytes_per_element(weights));
+    op.traffic.activations_read = ab * elements_in;
+    op.traffic.activations_written = ab * elements_out;
+    return op;
+}
+
+Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, int64_t group) {
+    Op op;
+    op.name = name;
+    op.cls = OpClass::collective;
+    op.count = count;
+    op.collective = kind;
+    op.message_bytes = bytes;
+    op.group = group;
+    return op;
+}
+
+}  // namespace envelope::build

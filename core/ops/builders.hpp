@@ -1,0 +1,23 @@
+#pragma once
+// Small constructors shared by the lowering files: one per kind of kernel, each
+// stating its FLOP and byte formula once.
+#include "ops/op.hpp"
+
+namespace envelope::build {
+
+// Dense GEMM [tokens × k] · [k × n] with a weight matrix of k × n (+ bias n).
+// FLOPs = 2·tokens·k·n (+ tokens·n for the bias add).
+Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
+          Precision activations, bool bias);
+
+// Elementwise/reduction kernel over `elements_in` read and `elements_out` written
+// activation elements, with `flops_per_out` operations per output element and
+// `weight_elements` parameters read (norm scales).
+Op vector(const char* name, double count, Affine elements_in, Affine elements_out,
+          double flops_per_out, Precision activations, double weight_elements = 0,
+          Precision weights = Precision::bf16);
+
+// Collective over `group` chips on a buffer of `bytes` per chip.
+Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, int64_t group);
+
+}  // namespace envelope::build

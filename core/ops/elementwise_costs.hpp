@@ -1,0 +1,17 @@
+#pragma once
+// FLOPs per element of the elementwise and reduction kernels.
+//
+// These kernels move 2–6 bytes per element and do a handful of operations on it, so
+// on every chip we model they sit far below the ridge point (the vector roof is never
+// the binding one for realistic shapes). The counts are what one element costs in the
+// straightforward formulation, stated so the numbers can be checked by hand:
+namespace envelope::elementwise_flops {
+
+inline constexpr double kRmsNorm = 4;     // x², running sum, ×rsqrt(mean), ×scale
+inline constexpr double kLayerNorm = 7;   // sum, (x−µ), (x−µ)², sum, ×rsqrt, ×scale, +shift
+inline constexpr double kResidualAdd = 1;
+inline constexpr double kSiluMul = 5;     // exp, +1, divide (sigmoid·x), ×x, ×up  — SwiGLU
+inline constexpr double kGelu = 8;        // tanh form: x³, ×c, +x, ×√(2/π), tanh, +1, ×x, ×½
+inline constexpr double kSoftmax = 5;     // max, −max, exp, sum, divide
+
+}  // namespace envelope::elementwise_flops

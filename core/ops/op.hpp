@@ -1,0 +1,50 @@
+#pragma once
+// An operator: what one kernel (or one collective) does on one chip.
+//
+// Ops are plain data. Lowering (ops/*.cpp) turns a model and a pass into a list of
+// them; timing (perf/roofline.hpp) is a pure function of (op, chip, network). Every
+// breakdown the tool shows is read from this one list.
+#include <cstdint>
+
+#include "common/affine.hpp"
+#include "common/precision.hpp"
+
+namespace envelope {
+
+enum class OpClass {
+    matmul,      // GEMM on the matrix engine
+    attention,   // fused attention (scores never leave the chip)
+    vector,      // elementwise / reduction on the vector units
+    lookup,      // gather (embedding rows)
+    collective,  // communication between chips
+};
+
+enum class CollectiveKind { none, all_reduce, all_gather };
+
+// HBM traffic of one execution on one chip, split by what is moved. All affine in the
+// decode context length L (constant for prefill).
+struct Traffic {
+    Affine weights_read;
+    Affine kv_read;
+    Affine activations_read;
+    Affine activations_written;
+    Affine kv_written;
+
+    Affine read() const { return weights_read + kv_read + activations_read; }
+    Affine written() const { return activations_written + kv_written; }
+    Affine total() const { return read() + written(); }
+};
+
+struct Op {
+    const char* name = "";        // stable identifier, e.g. "qkv_proj"
+    OpClass cls = OpClass::vector;
+    Precision precision = Precision::bf16;  // format the math runs in (selects the peak)
+    double count = 1;             // executions per forward pass (layers for per-layer ops)
+    Affine flops;                 // per execution, per chip
+    Traffic traffic;              // per execution, per chip
+    CollectiveKind collective = CollectiveKind::none;
+    Affine message_bytes;         // collectives: size of the full buffer on each chip
+    int64_t group = 1;            // collectives: chips taking part
+};
+
+}  // namespace envelope

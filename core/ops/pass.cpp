@@ -1,0 +1,13 @@
+#include "ops/pass.hpp"
+
+namespace envelope {
+
+Pass prefill_pass(int64_t batch, int64_t input_tokens) {
+    return Pass{batch, input_tokens, constant(0.0), 1};
+}
+
+Pass decode_pass(int64_t batch) {
+    return Pass{batch, 1, Affine{-1.0, 1.0}, 1};  // cached = L − 1
+}
+
+}  // namespace envelope

@@ -1,0 +1,26 @@
+#pragma once
+// One forward pass of the model over a batch of sequences.
+//
+// Prefill: every prompt token is new and nothing is cached.
+// Decode:  one new token per sequence attends over a cache that grows with the
+//          context length L (cache = L − 1 earlier tokens plus the new one).
+// Chunked prefill and speculative decoding are further choices of these fields.
+#include <cstdint>
+
+#include "common/affine.hpp"
+#include "common/precision.hpp"
+
+namespace envelope {
+
+struct Pass {
+    int64_t batch = 1;          // sequences
+    int64_t new_tokens = 1;     // tokens per sequence processed in this pass
+    Affine cached_tokens;       // tokens per sequence already in the KV cache (affine in L)
+    int64_t logit_tokens = 1;   // tokens per sequence whose logits are computed
+};
+
+Pass prefill_pass(int64_t batch, int64_t input_tokens);
+// Decode step whose new token sits at context length L (it attends over L tokens).
+Pass decode_pass(int64_t batch);
+
+}  // namespace envelope

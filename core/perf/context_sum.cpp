@@ -1,0 +1,81 @@
+#include "perf/context_sum.hpp"
+
+#include <cmath>
+#include <utility>
+
+namespace envelope {
+
+Bound TimeSum::dominant() const {
+    int best = 0;
+    for (int i = 1; i < kBoundCount; ++i) {
+        if (by_bound_s[i] > by_bound_s[best]) best = i;
+    }
+    return static_cast<Bound>(best);
+}
+
+double sum_affine(const Affine& a, int64_t first, int64_t last) {
+    if (last < first) return 0.0;
+    const double n = static_cast<double>(last - first + 1);
+    return n * a.base + a.per_context * n * (static_cast<double>(first) + static_cast<double>(last)) / 2;
+}
+
+namespace {
+
+// Index of the roof with the largest value at x (first wins ties, so compute before memory).
+int binding_roof(const std::array<Affine, kBoundCount>& roofs, double x) {
+    int best = 0;
+    for (int i = 1; i < kBoundCount; ++i) {
+        if (roofs[i].at(x) > roofs[best].at(x)) best = i;
+    }
+    return best;
+}
+
+}  // namespace
+
+TimeSum time_at(const Roofs& r, double context) {
+    const std::array<Affine, kBoundCount> roofs{r.compute_s, r.memory_s, r.network_s};
+    TimeSum t;
+    const int b = binding_roof(roofs, context);
+    t.total_s = roofs[b].at(context);
+    t.by_bound_s[b] = t.total_s;
+    return t;
+}
+
+TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last) {
+    TimeSum t;
+    if (last < first) return t;
+    const std::array<Affine, kBoundCount> roofs{r.compute_s, r.memory_s, r.network_s};
+
+    // Integer cut points: where two roofs cross inside (first, last). Between consecutive
+    // cuts the same roof binds for every integer L.
+    std::array<int64_t, 3> cuts{};
+    int n_cuts = 0;
+    for (int i = 0; i < kBoundCount; ++i) {
+        for (int j = i + 1; j < kBoundCount; ++j) {
+            const double slope = roofs[i].per_context - roofs[j].per_context;
+            if (slope == 0) continue;
+            const double x = (roofs[j].base - roofs[i].base) / slope;
+            if (x > static_cast<double>(first) && x < static_cast<double>(last)) {
+                cuts[n_cuts++] = static_cast<int64_t>(std::floor(x));  // segment ends at floor(x)
+            }
+        }
+    }
+    // At most three cuts: insertion sort (std::sort trips a GCC 12 -Warray-bounds false positive).
+    for (int i = 1; i < n_cuts; ++i) {
+        for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
+    }
+
+    int64_t start = first;
+    for (int k = 0; k <= n_cuts; ++k) {
+        const int64_t end = k < n_cuts ? cuts[k] : last;
+        if (end < start) continue;
+        const int b = binding_roof(roofs, (static_cast<double>(start) + static_cast<double>(end)) / 2);
+        const double s = sum_affine(roofs[b], start, end);
+        t.total_s += s;
+        t.by_bound_s[b] += s;
+        start = end + 1;
+    }
+    return t;
+}
+
+}  // namespace envelope

@@ -1,0 +1,33 @@
+#pragma once
+// Exact sums of an op's roofline time over a range of decode context lengths.
+//
+// At context L a decode step of the op takes max(compute(L), memory(L), network(L)),
+// each affine in L. The max of affine functions is piecewise affine with at most a
+// few breakpoints, so Σ_{L=first}^{last} of it splits into integer segments on which
+// one roof binds, and each segment sums in closed form:
+//     Σ_{L=s}^{e} (a + c·L) = n·a + c·n·(s+e)/2,   n = e − s + 1.
+// A 1,000,000-token generation costs the same as a 1-token one.
+#include <array>
+#include <cstdint>
+
+#include "perf/roofline.hpp"
+
+namespace envelope {
+
+struct TimeSum {
+    double total_s = 0;
+    std::array<double, kBoundCount> by_bound_s{};  // part of total_s under each binding roof
+
+    Bound dominant() const;  // the roof that binds for most of the time (ties: compute first)
+};
+
+// Σ over L = first..last (inclusive) of one execution; empty when last < first.
+TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last);
+
+// One execution at a single context length.
+TimeSum time_at(const Roofs& r, double context);
+
+// Σ_{L=first}^{last} of an affine quantity (FLOPs, bytes) — exact.
+double sum_affine(const Affine& a, int64_t first, int64_t last);
+
+}  // namespace envelope

@@ -1,0 +1,185 @@
+// The scenario schema: every class of bad input names its field; good input round-trips.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "api.hpp"
+#include "common/error.hpp"
+#include "io/scenario_json.hpp"
+
+using namespace envelope;
+
+namespace {
+
+Json base() {
+    return Json::parse(R"({
+      "model": "llama-3-8b",
+      "system": {"chip": "h100-sxm", "count": 2},
+      "workload": {"batch": 4, "input_tokens": 512, "output_tokens": 64,
+                   "parallelism": {"tp": 2}, "precision": "bf16"}
+    })");
+}
+
+// Parse `doc` and return the error path and message (fails the test if it parses).
+std::pair<std::string, std::string> error_of(const Json& doc) {
+    try {
+        parse_scenario(doc);
+    } catch (const InputError& e) {
+        return {e.path(), e.what()};
+    }
+    FAIL("expected an InputError");
+    return {};
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a valid scenario parses with presets resolved and defaults filled") {
+    const Scenario s = parse_scenario(base());
+    CHECK(s.model.layers == 32);
+    CHECK(s.system.chip.hbm_gb == 80);
+    CHECK(s.system.network.levels.size() == 1);
+    CHECK(s.system.network.levels[0].size == 2);              // default level joins all chips
+    CHECK(s.system.network.levels[0].bandwidth_gbps == 450);  // from the chip
+    CHECK(s.workload.flash_attention);                        // documented default
+    CHECK(s.workload.precision.kv_cache == Precision::bf16);  // string shorthand
+}
+
+TEST_CASE("errors name the field and the allowed range") {
+    Json doc = base();
+
+    SUBCASE("wrong type") {
+        doc["workload"]["batch"] = "four";
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "workload.batch");
+        CHECK(contains(msg, "an integer in [1, 10000000]"));
+        CHECK(contains(msg, "got string"));
+    }
+    SUBCASE("missing field") {
+        doc["workload"].erase("input_tokens");
+        CHECK(error_of(doc).first == "workload.input_tokens");
+        CHECK(contains(error_of(doc).second, "required"));
+    }
+    SUBCASE("negative number") {
+        doc["workload"]["output_tokens"] = -5;
+        CHECK(error_of(doc).first == "workload.output_tokens");
+        CHECK(contains(error_of(doc).second, "got -5"));
+    }
+    SUBCASE("non-integer count") {
+        doc["workload"]["batch"] = 2.5;
+        CHECK(error_of(doc).first == "workload.batch");
+    }
+    SUBCASE("huge number (would overflow)") {
+        doc["workload"]["batch"] = 1e300;
+        CHECK(error_of(doc).first == "workload.batch");
+    }
+    SUBCASE("zero or non-finite real") {
+        doc["system"] = {{"preset", "dgx-h100"}, {"chip", {{"preset", "h100-sxm"}, {"hbm_tb_s", 0}}}};
+        CHECK(error_of(doc).first == "system.chip.hbm_tb_s");
+    }
+    SUBCASE("unknown preset lists the available ones") {
+        doc["model"] = "llama-9";
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "model");
+        CHECK(contains(msg, "unknown model preset \"llama-9\""));
+        CHECK(contains(msg, "llama-2-70b"));
+    }
+    SUBCASE("unknown preset inside an override") {
+        doc["system"]["chip"] = {{"preset", "h1000"}};
+        CHECK(error_of(doc).first == "system.chip.preset");
+    }
+    SUBCASE("unknown field (typo)") {
+        doc["workload"]["batch_size"] = 4;
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "workload.batch_size");
+        CHECK(contains(msg, "unknown field"));
+    }
+    SUBCASE("bad enum value") {
+        doc["workload"]["precision"] = "bf17";
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "workload.precision.weights");
+        CHECK(contains(msg, "\"bf16\""));
+    }
+    SUBCASE("TP not dividing the heads") {
+        doc["system"]["count"] = 3;
+        doc["workload"]["parallelism"]["tp"] = 3;
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "workload.parallelism.tp");
+        CHECK(contains(msg, "must divide model.heads = 32"));
+    }
+    SUBCASE("TP and KV heads that do not nest") {
+        doc["model"] = {{"preset", "llama-3-8b"}, {"kv_heads", 4}, {"heads", 24}};
+        doc["system"]["count"] = 6;
+        doc["workload"]["parallelism"]["tp"] = 6;
+        CHECK(error_of(doc).first == "workload.parallelism.tp");
+    }
+    SUBCASE("KV heads must divide heads") {
+        doc["model"] = {{"preset", "llama-3-8b"}, {"kv_heads", 5}};
+        CHECK(error_of(doc).first == "model.kv_heads");
+    }
+    SUBCASE("TP larger than the system") {
+        doc["workload"]["parallelism"]["tp"] = 4;
+        CHECK(contains(error_of(doc).second, "system.count = 2"));
+    }
+    SUBCASE("TP spanning two network levels") {
+        doc["system"] = Json::parse(R"({"chip": "h100-sxm", "count": 16, "network": [
+            {"size": 8, "topology": "switch", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8},
+            {"size": 2, "topology": "switch", "bandwidth_gbps": 50, "latency_us": 5, "efficiency": 0.8}]})");
+        doc["workload"]["parallelism"]["tp"] = 16;
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "workload.parallelism.tp");
+        CHECK(contains(msg, "system.network[0].size = 8"));
+    }
+    SUBCASE("network too small for the system") {
+        doc["system"]["network"] = Json::parse(
+            R"([{"size": 1, "topology": "ring", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8}])");
+        CHECK(error_of(doc).first == "system.network");
+    }
+    SUBCASE("bad network level field") {
+        doc["system"]["network"] = Json::parse(
+            R"([{"size": 2, "topology": "torus", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8}])");
+        CHECK(error_of(doc).first == "system.network[0].topology");
+    }
+    SUBCASE("format the chip cannot compute in") {
+        doc["system"]["chip"] = "a100-sxm-80gb";
+        doc["workload"]["precision"] = "fp8";
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "workload.precision.activations");
+        CHECK(contains(msg, "no fp8 peak"));
+    }
+    SUBCASE("the top level must be an object") {
+        CHECK(error_of(Json::array()).first == "");
+    }
+}
+
+TEST_CASE("weight-only quantization on a chip without that format is fine") {
+    Json doc = base();
+    doc["system"]["chip"] = "a100-sxm-80gb";
+    doc["workload"]["precision"] = {{"weights", "int4"}, {"kv_cache", "bf16"}, {"activations", "bf16"}};
+    CHECK_NOTHROW(parse_scenario(doc));
+}
+
+TEST_CASE("the resolved scenario round-trips through JSON") {
+    Json doc = base();
+    doc["model"] = {{"preset", "gpt-3-175b"}, {"layers", 4}};
+    doc["system"] = {{"preset", "dgx-h100"}, {"count", 2}};
+    const Scenario once = parse_scenario(doc);
+    const Json written = to_json(once);
+    const Scenario twice = parse_scenario(written);
+    CHECK(to_json(twice) == written);
+    CHECK(twice.model.layers == 4);        // the override
+    CHECK(twice.model.linear_bias);        // from the preset
+}
+
+TEST_CASE("evaluate_json never throws: errors come back as values") {
+    for (const char* text : {"", "{", "null", "[1,2]", "{\"model\": 1}", "\xff\xfe", "{\"model\":\"\xff\"}"}) {
+        const Json out = Json::parse(evaluate_json(text));
+        CHECK(out["ok"] == false);
+        CHECK(out["error"]["message"].get<std::string>().size() > 0);
+        CHECK(out["error"].contains("path"));
+    }
+    const Json good = Json::parse(evaluate_json(base().dump()));
+    CHECK(good["ok"] == true);
+    CHECK(good["summary"]["ttft_s"].get<double>() > 0);
+}
