@@ -1,8 +1,8 @@
 // The WebAssembly facade: a thin embind layer over core/api.hpp.
 //
-//   evaluate(scenario) -> string   scenario: a JSON string or a plain JS object;
-//                                  returns the result JSON text, or
-//                                  {"ok":false,"error":{"path","message"}} — never throws
+//   evaluate(scenario) -> string   scenario: JSON text; returns the result JSON text, or
+//                                  {"ok":false,"error":{"path","message"}} — for any
+//                                  argument whatsoever; it never throws
 //   presets()          -> string   all presets as JSON text
 //   version()          -> string
 //
@@ -21,20 +21,15 @@
 
 namespace {
 
+// Takes a val rather than std::string so that a non-string argument becomes an error
+// value instead of an embind exception. Objects are not stringified here: a JS
+// exception (a cycle, a BigInt) would cross C++ frames uncaught; callers pass
+// JSON.stringify(scenario) themselves.
 std::string evaluate(emscripten::val scenario) {
-    try {
-        if (scenario.isString()) return envelope::evaluate_json(scenario.as<std::string>());
-        if (scenario.typeOf().as<std::string>() == "object" && !scenario.isNull()) {
-            const auto text = emscripten::val::global("JSON").call<emscripten::val>("stringify", scenario);
-            if (text.isString()) return envelope::evaluate_json(text.as<std::string>());
-        }
-        return envelope::to_text(envelope::error_json(
-            "", "evaluate() takes a scenario as a JSON string or an object, got " +
-                    scenario.typeOf().as<std::string>()));
-    } catch (...) {
-        // JSON.stringify throws on cycles and BigInt; report it as a value like any bad input.
-        return envelope::to_text(envelope::error_json("", "evaluate(): the scenario object cannot be serialized to JSON"));
-    }
+    if (scenario.isString()) return envelope::evaluate_json(scenario.as<std::string>());
+    const std::string type = scenario.isNull() ? "null" : scenario.typeOf().as<std::string>();
+    return envelope::to_text(envelope::error_json(
+        "", "evaluate() takes the scenario as JSON text (JSON.stringify it first), got " + type));
 }
 
 std::string presets() { return envelope::presets_json(); }

@@ -1,0 +1,125 @@
+// Reproducible micro-benchmark of the core, built twice from this one source: natively
+// (build/native/envelope_bench) and to wasm for Node (build/wasm/bench/envelope_bench.js),
+// so the two report the same measurements of the same code. Run: ./dev.sh bench
+//
+// For each preset scenario: parse once per iteration (text → Scenario), evaluate
+// (Scenario → InferenceResult), serialize (result → JSON text). Each is timed in
+// batches sized to ~20 ms; the report gives the median per iteration over 15 batches.
+// A sweep then evaluates a grid of configurations (TP × batch × prompt × output) to
+// show throughput of the kind a design-space search needs.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "inference/evaluate.hpp"
+#include "io/result_json.hpp"
+#include "io/scenario_json.hpp"
+#include "presets/registry.hpp"
+#include "version.hpp"
+
+using namespace envelope;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+volatile double g_sink = 0;  // keeps results observable so nothing is optimized away
+
+// Median seconds per call of `fn` over `rounds` batches of calls.
+double median_seconds(const std::function<void()>& fn, int rounds = 15, double batch_s = 0.02) {
+    // Size the batch: double until one batch takes at least batch_s / 4.
+    long n = 1;
+    for (;;) {
+        const auto t0 = Clock::now();
+        for (long i = 0; i < n; ++i) fn();
+        const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (dt >= batch_s / 4 || n > (1L << 30)) {
+            n = std::max(1L, static_cast<long>(static_cast<double>(n) * batch_s / std::max(dt, 1e-9)));
+            break;
+        }
+        n *= 2;
+    }
+    std::vector<double> per_call;
+    for (int r = 0; r < rounds; ++r) {
+        const auto t0 = Clock::now();
+        for (long i = 0; i < n; ++i) fn();
+        per_call.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(n));
+    }
+    std::sort(per_call.begin(), per_call.end());
+    return per_call[per_call.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+#ifdef __EMSCRIPTEN__
+    const char* target = "wasm (Node)";
+#else
+    const char* target = "native";
+#endif
+    std::printf("envelope %s core benchmark, %s build\n", kVersion, target);
+    std::printf("median time per call over 15 batches of ~20 ms\n\n");
+    std::printf("%-30s %12s %12s %12s\n", "scenario", "parse", "evaluate", "serialize");
+
+    // Warm-up (lets a wasm engine tier up to optimized code before anything is timed).
+    {
+        const std::string text = find_preset(PresetKind::scenario, "llama2-70b-dgx-h100-tp8")->dump();
+        const auto until = Clock::now() + std::chrono::milliseconds(300);
+        while (Clock::now() < until) {
+            const Scenario s = parse_scenario(parse_json_text(text));
+            g_sink = g_sink + static_cast<double>(to_text(to_json(evaluate_inference(s), s)).size());
+        }
+    }
+
+    for (const auto& key : preset_keys(PresetKind::scenario)) {
+        const std::string text = find_preset(PresetKind::scenario, key)->dump();
+        const Scenario scenario = parse_scenario(parse_json_text(text));
+        const InferenceResult result = evaluate_inference(scenario);
+
+        const double parse_s = median_seconds([&] {
+            const Scenario s = parse_scenario(parse_json_text(text));
+            g_sink = g_sink + static_cast<double>(s.model.layers);
+        });
+        const double eval_s = median_seconds([&] {
+            const InferenceResult r = evaluate_inference(scenario);
+            g_sink = g_sink + r.summary.e2e_latency_s;
+        });
+        const double write_s = median_seconds([&] {
+            const std::string out = to_text(to_json(result, scenario));
+            g_sink = g_sink + static_cast<double>(out.size());
+        });
+        std::printf("%-30s %10.2f us %10.2f us %10.2f us\n", key.c_str(), parse_s * 1e6, eval_s * 1e6,
+                    write_s * 1e6);
+    }
+
+    // Sweep: every TP that divides the heads × 16 batch sizes × 4 prompt × 4 output lengths.
+    Scenario base = parse_scenario(*find_preset(PresetKind::scenario, "llama2-70b-dgx-h100-tp8"));
+    std::vector<Scenario> grid;
+    for (int64_t tp : {1, 2, 4, 8}) {
+        for (int64_t batch = 1; batch <= 1 << 15; batch *= 2) {
+            for (int64_t in : {128, 1024, 4096, 32768}) {
+                for (int64_t out : {1, 128, 1024, 8192}) {
+                    Scenario s = base;
+                    s.workload.parallelism.tp = tp;
+                    s.workload.batch = batch;
+                    s.workload.input_tokens = in;
+                    s.workload.output_tokens = out;
+                    grid.push_back(s);
+                }
+            }
+        }
+    }
+    const double sweep_s = median_seconds(
+        [&] {
+            double best = 0;
+            for (const Scenario& s : grid) best = std::max(best, evaluate_inference(s).summary.output_tokens_per_s);
+            g_sink = g_sink + best;
+        },
+        5, 0.2);
+    std::printf("\nsweep: %zu configurations in %.2f ms = %.0f evaluations/s (%.2f us each)\n", grid.size(),
+                sweep_s * 1e3, static_cast<double>(grid.size()) / sweep_s,
+                sweep_s / static_cast<double>(grid.size()) * 1e6);
+    return g_sink > 0 ? 0 : 1;
+}

@@ -1,0 +1,93 @@
+// The `envelope` CLI: good input prints result JSON on stdout; bad input prints a
+// message naming the field on stderr, exits with 2 and prints nothing on stdout.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cli, scenariosDir } from '../support/paths.mjs';
+
+const run = (args, input) => spawnSync(cli, args, { input, encoding: 'utf8' });
+const handCheck = path.join(scenariosDir, 'llama2-70b-dgx-h100-tp8.json');
+
+test('eval prints the result for a scenario file', () => {
+  const r = run(['eval', handCheck]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.ok, true);
+  assert.equal(out.scenario.model.name, 'Llama-2-70B');
+  assert.equal(out.summary.chips, 8);
+  assert.ok(out.summary.ttft_s > 0 && out.summary.tpot_s > 0);
+  assert.equal(out.phases.decode.steps, 255);
+});
+
+test('eval - reads the scenario from stdin', () => {
+  const fromFile = JSON.parse(run(['eval', handCheck]).stdout);
+  const r = run(['eval', '-'], fs.readFileSync(handCheck, 'utf8'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), fromFile);
+});
+
+test('every scenario preset evaluates', () => {
+  for (const file of fs.readdirSync(scenariosDir)) {
+    const r = run(['eval', path.join(scenariosDir, file)]);
+    assert.equal(r.status, 0, `${file}: ${r.stderr}`);
+    assert.equal(JSON.parse(r.stdout).ok, true, file);
+  }
+});
+
+const base = () => JSON.parse(fs.readFileSync(handCheck, 'utf8'));
+const badInputs = [
+  ['malformed JSON', '{"model": ', '', /not valid JSON/],
+  ['wrong type', (() => { const s = base(); s.workload.batch = 'one'; return JSON.stringify(s); })(),
+    'workload.batch', /must be an integer in \[1, 10000000\], got string/],
+  ['negative number', (() => { const s = base(); s.workload.input_tokens = -1; return JSON.stringify(s); })(),
+    'workload.input_tokens', /got -1/],
+  ['missing field', (() => { const s = base(); delete s.workload.output_tokens; return JSON.stringify(s); })(),
+    'workload.output_tokens', /is required/],
+  ['unknown preset', (() => { const s = base(); s.model = 'gpt-5'; return JSON.stringify(s); })(),
+    'model', /unknown model preset "gpt-5"/],
+  ['unknown field', (() => { const s = base(); s.workload.tensor_parallel = 8; return JSON.stringify(s); })(),
+    'workload.tensor_parallel', /unknown field/],
+  ['TP not dividing heads', (() => { const s = base(); s.workload.parallelism.tp = 3; return JSON.stringify(s); })(),
+    'workload.parallelism.tp', /must divide model.heads = 64/],
+];
+
+for (const [name, text, field, message] of badInputs) {
+  test(`bad input (${name}) exits 2 with the field on stderr and nothing on stdout`, () => {
+    const r = run(['eval', '-'], text);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.ok(r.stderr.includes(field ? `${field}: ` : 'envelope: -: '), r.stderr);
+    assert.match(r.stderr, message);
+  });
+}
+
+test('an unreadable file is bad input too', () => {
+  const r = run(['eval', path.join(os.tmpdir(), 'no-such-envelope-scenario.json')]);
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /cannot read/);
+});
+
+test('presets lists every kind; --json gives the documents', () => {
+  const r = run(['presets']);
+  assert.equal(r.status, 0);
+  for (const key of ['models:', 'llama-2-70b', 'chips:', 'h100-sxm', 'systems:', 'dgx-h100', 'scenarios:']) {
+    assert.ok(r.stdout.includes(key), key);
+  }
+  const j = JSON.parse(run(['presets', '--json']).stdout);
+  assert.equal(j.ok, true);
+  assert.equal(j.models['llama-3-8b'].layers, 32);
+  assert.ok(Object.keys(j.chips).length >= 6);
+});
+
+test('usage errors exit 2; --version prints the version', () => {
+  assert.equal(run([]).status, 2);
+  assert.equal(run(['evaluate', 'x']).status, 2);
+  const v = run(['--version']);
+  assert.equal(v.status, 0);
+  assert.match(v.stdout, /^envelope \d+\.\d+\.\d+/);
+});
