@@ -111,7 +111,7 @@ cmd_test() {
   log "unit tests (doctest via ctest)"
   ctest --test-dir build/native --output-on-failure -j"$JOBS"
   log "CLI, wasm and browser tests (node --test)"
-  node --test --test-reporter=spec tests/cli/ tests/wasm/ tests/browser/
+  node --test --test-reporter=spec tests/cli/*.test.mjs tests/wasm/*.test.mjs tests/browser/*.test.mjs
 }
 
 cmd_bench() {
