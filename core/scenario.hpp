@@ -1,5 +1,7 @@
 #pragma once
 // Everything one evaluation needs, with presets already resolved.
+#include <string>
+
 #include "hardware/system.hpp"
 #include "model/model.hpp"
 #include "workload/inference.hpp"
@@ -7,6 +9,8 @@
 namespace envelope {
 
 struct Scenario {
+    std::string name;         // optional labels, echoed in results
+    std::string description;
     Model model;
     System system;
     InferenceWorkload workload;

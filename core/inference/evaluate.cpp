@@ -18,6 +18,7 @@ PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, int64_t fi
                        int64_t last) {
     PhaseReport phase;
     phase.steps = last >= first ? last - first + 1 : 0;
+    if (phase.steps == 0) return phase;  // e.g. decode when only one token is generated
     phase.ops.reserve(ops.size());
     const double steps = static_cast<double>(phase.steps);
     for (const Op& op : ops) {
@@ -32,13 +33,11 @@ PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, int64_t fi
         r.count = op.count;
         r.bound = t.dominant();
         r.total_time_s = t.total_s * op.count;
-        if (phase.steps > 0) {
-            r.flops = sum_affine(op.flops, first, last) / steps;
-            r.bytes_read = sum_affine(op.traffic.read(), first, last) / steps;
-            r.bytes_written = sum_affine(op.traffic.written(), first, last) / steps;
-            r.network_bytes = sum_affine(op.message_bytes, first, last) / steps;
-            r.time_s = t.total_s / steps;
-        }
+        r.flops = sum_affine(op.flops, first, last) / steps;
+        r.bytes_read = sum_affine(op.traffic.read(), first, last) / steps;
+        r.bytes_written = sum_affine(op.traffic.written(), first, last) / steps;
+        r.network_bytes = sum_affine(op.message_bytes, first, last) / steps;
+        r.time_s = t.total_s / steps;
         phase.time_s += r.total_time_s;
         phase.flops += r.flops * op.count * steps;
         phase.bytes += (r.bytes_read + r.bytes_written) * op.count * steps;

@@ -29,7 +29,8 @@ struct OpReport {
 };
 
 struct PhaseReport {
-    int64_t steps = 0;          // forward passes (1 for prefill, output − 1 for decode)
+    int64_t steps = 0;          // forward passes (1 for prefill, output − 1 for decode);
+                                // no ops are listed when there are no steps
     double time_s = 0;          // all steps
     double flops = 0;           // all steps, per chip
     double bytes = 0;           // HBM bytes read + written, all steps, per chip

@@ -13,7 +13,7 @@ namespace envelope {
 namespace {
 
 // Allowed ranges. Wide enough for any real or hypothetical design, narrow enough that
-// products of them stay exact in doubles.
+// products of them stay finite in doubles.
 constexpr int64_t kMaxLayers = 1000;
 constexpr int64_t kMaxWidth = 10'000'000;      // hidden, ffn, head_dim
 constexpr int64_t kMaxHeads = 100'000;
@@ -41,6 +41,9 @@ const Json& preset_or_throw(PresetKind kind, const std::string& key, const std::
 }
 
 // A presettable value: "key", {...inline...} or {"preset": "key", ...overrides...}.
+// Overrides apply as a JSON Merge Patch (RFC 7386): nested objects merge field by
+// field ({"efficiency": {"memory": 0.8}} keeps the preset's matrix efficiencies),
+// anything else replaces, null removes.
 Json resolve(PresetKind kind, const Json& value, const std::string& path) {
     if (value.is_string()) return preset_or_throw(kind, value.get<std::string>(), path);
     if (!value.is_object()) {
@@ -53,15 +56,20 @@ Json resolve(PresetKind kind, const Json& value, const std::string& path) {
         throw InputError(path + ".preset", std::string("must be a string, got ") + json_type_name(*it));
     }
     Json merged = preset_or_throw(kind, it->get<std::string>(), path + ".preset");
-    for (auto field = value.begin(); field != value.end(); ++field) {
-        if (field.key() != "preset") merged[field.key()] = field.value();
-    }
+    Json patch = value;
+    patch.erase("preset");
+    merged.merge_patch(patch);
     return merged;
 }
 
-Precision read_precision(JsonReader& r, const char* key) {
-    const int i = r.choice(key, {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"});
-    return kAllPrecisions[i];
+Precision read_precision(const Json& v, const std::string& path) {
+    std::string allowed;
+    for (Precision p : kAllPrecisions) allowed += std::string(allowed.empty() ? "" : ", ") + "\"" + std::string(to_string(p)) + "\"";
+    if (!v.is_string()) {
+        throw InputError(path, "must be one of " + allowed + ", got " + json_type_name(v));
+    }
+    if (auto p = precision_from_string(v.get<std::string>())) return *p;
+    throw InputError(path, "must be one of " + allowed + ", got \"" + v.get<std::string>() + "\"");
 }
 
 }  // namespace
@@ -161,8 +169,9 @@ NetworkLevel parse_level(const Json& value, const std::string& path, std::size_t
     return l;
 }
 
-// Default network when a system gives none: one scale-up level joining all its chips,
-// with the chip's scale-up bandwidth, latency and efficiency.
+// Default network when a system of several chips gives none: one scale-up level joining
+// all its chips, with the chip's scale-up bandwidth, latency and efficiency. A single
+// chip needs no network (an empty list).
 Network default_network(const Chip& chip, int64_t count) {
     NetworkLevel l;
     l.name = "scale-up";
@@ -187,8 +196,13 @@ System parse_system(const Json& value, const std::string& path) {
     s.count = r.integer("count", 1, kMaxChips);
     if (const Json* net = r.optional_value("network")) {
         const std::string net_path = r.path_of("network");
-        if (!net->is_array() || net->empty()) {
-            throw InputError(net_path, "must be a non-empty array of levels, innermost first");
+        if (!net->is_array()) {
+            throw InputError(net_path, std::string("must be an array of levels, innermost first, got ") +
+                                           json_type_name(*net));
+        }
+        if (net->empty() && s.count > 1) {
+            throw InputError(net_path, "needs at least one level to join system.count = " +
+                                           std::to_string(s.count) + " chips");
         }
         double joined = 1;
         for (std::size_t i = 0; i < net->size(); ++i) {
@@ -200,8 +214,8 @@ System parse_system(const Json& value, const std::string& path) {
             throw InputError(net_path, "levels join " + std::to_string(static_cast<int64_t>(joined)) +
                                            " chips, fewer than system.count = " + std::to_string(s.count));
         }
-    } else {
-        if (s.count > 1 && s.chip.scale_up_gbps <= 0) {
+    } else if (s.count > 1) {
+        if (s.chip.scale_up_gbps <= 0) {
             throw InputError(r.path_of("network"),
                              "is required: chip " + s.chip.name + " has no scale_up_gbps to default to");
         }
@@ -228,15 +242,13 @@ InferenceWorkload parse_workload(const Json& value, const std::string& path) {
     const Json& prec = r.value("precision");
     if (prec.is_string()) {
         // Shorthand: one format for weights, KV cache and activations.
-        Json all = {{"weights", prec}, {"kv_cache", prec}, {"activations", prec}};
-        JsonReader pr(all, r.path_of("precision"));
-        w.precision.weights = read_precision(pr, "weights");
+        w.precision.weights = read_precision(prec, r.path_of("precision"));
         w.precision.kv_cache = w.precision.activations = w.precision.weights;
     } else {
         JsonReader pr(prec, r.path_of("precision"));
-        w.precision.weights = read_precision(pr, "weights");
-        w.precision.kv_cache = read_precision(pr, "kv_cache");
-        w.precision.activations = read_precision(pr, "activations");
+        w.precision.weights = read_precision(pr.value("weights"), pr.path_of("weights"));
+        w.precision.kv_cache = read_precision(pr.value("kv_cache"), pr.path_of("kv_cache"));
+        w.precision.activations = read_precision(pr.value("activations"), pr.path_of("activations"));
         pr.finish();
     }
     w.flash_attention = r.boolean_or("flash_attention", true);
@@ -246,9 +258,9 @@ InferenceWorkload parse_workload(const Json& value, const std::string& path) {
 
 Scenario parse_scenario(const Json& doc) {
     JsonReader r(doc, "");
-    r.string_or("name", "");
-    r.string_or("description", "");
     Scenario s;
+    s.name = r.string_or("name", "");
+    s.description = r.string_or("description", "");
     s.model = parse_model(r.value("model"), "model");
     s.system = parse_system(r.value("system"), "system");
     s.workload = parse_workload(r.value("workload"), "workload");
@@ -329,7 +341,13 @@ Json to_json(const InferenceWorkload& w) {
 }
 
 Json to_json(const Scenario& s) {
-    return Json{{"model", to_json(s.model)}, {"system", to_json(s.system)}, {"workload", to_json(s.workload)}};
+    Json j = Json::object();
+    if (!s.name.empty()) j["name"] = s.name;
+    if (!s.description.empty()) j["description"] = s.description;
+    j["model"] = to_json(s.model);
+    j["system"] = to_json(s.system);
+    j["workload"] = to_json(s.workload);
+    return j;
 }
 
 }  // namespace envelope

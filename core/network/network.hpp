@@ -1,7 +1,8 @@
 #pragma once
 // A network as a list of levels, innermost first (ASTRA-sim style): e.g. NVLink inside
 // a node, then InfiniBand between nodes. Each level groups `size` units of the level
-// below it. Collectives are decomposed over the levels they span.
+// below it. Today a collective group must fit inside the innermost level
+// (parallel/placement.hpp); decomposing collectives over several levels comes next.
 #include <string>
 #include <vector>
 

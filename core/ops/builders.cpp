@@ -34,10 +34,12 @@ Op vector(const char* name, double count, Affine elements_in, Affine elements_ou
     return op;
 }
 
-Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, int64_t group) {
+Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, int64_t group,
+              Precision precision) {
     Op op;
     op.name = name;
     op.cls = OpClass::collective;
+    op.precision = precision;
     op.count = count;
     op.collective = kind;
     op.message_bytes = bytes;

@@ -1,7 +1,8 @@
 // One dense decoder layer on one chip under tensor parallelism.
 //
 // Shapes per chip (T = batch · new tokens, h = hidden, d = head_dim, tp = TP degree):
-//   qkv_proj   [T × h] · [h × (heads/tp + 2·kv_heads/tp)·d]      column-parallel
+//   qkv_proj   [T × h] · [h × (heads/tp + 2·kvc)·d]                column-parallel,
+//              kvc = max(1, kv_heads/tp) KV heads per chip
 //   attention  per head: scores Q·Kᵀ and context P·V over the cached + new tokens
 //   out_proj   [T × heads/tp·d] · [heads/tp·d × h]               row-parallel → all-reduce
 //   mlp_up     [T × h] · [h × m·ffn/tp], m = 2 when gated (gate and up fused)
@@ -129,7 +130,7 @@ void lower_dense_layer(const LowerInput& in, std::vector<Op>& out) {
                                 pr.weights, pr.activations, m.linear_bias));
     if (tp > 1) {
         out.push_back(build::collective("attn_allreduce", layers, CollectiveKind::all_reduce,
-                                        constant(tokens * h * ab), tp));
+                                        constant(tokens * h * ab), tp, pr.activations));
     }
     out.push_back(build::vector("attn_residual", layers, 2 * stream, stream,
                                 elementwise_flops::kResidualAdd, pr.activations));
@@ -148,7 +149,7 @@ void lower_dense_layer(const LowerInput& in, std::vector<Op>& out) {
                                 m.linear_bias));
     if (tp > 1) {
         out.push_back(build::collective("mlp_allreduce", layers, CollectiveKind::all_reduce,
-                                        constant(tokens * h * ab), tp));
+                                        constant(tokens * h * ab), tp, pr.activations));
     }
     out.push_back(build::vector("mlp_residual", layers, 2 * stream, stream,
                                 elementwise_flops::kResidualAdd, pr.activations));

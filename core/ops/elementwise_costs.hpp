@@ -10,7 +10,7 @@ namespace envelope::elementwise_flops {
 inline constexpr double kRmsNorm = 4;     // x², running sum, ×rsqrt(mean), ×scale
 inline constexpr double kLayerNorm = 7;   // sum, (x−µ), (x−µ)², sum, ×rsqrt, ×scale, +shift
 inline constexpr double kResidualAdd = 1;
-inline constexpr double kSiluMul = 5;     // exp, +1, divide (sigmoid·x), ×x, ×up  — SwiGLU
+inline constexpr double kSiluMul = 5;     // SwiGLU g·σ(g)·u: exp(−g), +1, reciprocal, ×g, ×u
 inline constexpr double kGelu = 8;        // tanh form: x³, ×c, +x, ×√(2/π), tanh, +1, ×x, ×½
 inline constexpr double kSoftmax = 5;     // max, −max, exp, sum, divide
 

@@ -29,7 +29,7 @@ void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
     if (tp > 1) {
         out.push_back(build::collective("embed_allreduce", 1, CollectiveKind::all_reduce,
                                         constant(tokens * h * bytes_per_element(pr.activations)),
-                                        tp));
+                                        tp, pr.activations));
     }
 }
 
@@ -52,11 +52,12 @@ void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
                                 static_cast<double>(in.shard.vocab), pr.weights, pr.activations,
                                 false));
     if (tp > 1) {
+        // Gathers every chip's (padded) vocabulary shard of the logits.
+        const double padded_vocab = static_cast<double>(in.shard.vocab * tp);
         out.push_back(build::collective(
             "logits_allgather", 1, CollectiveKind::all_gather,
-            constant(logit_tokens * static_cast<double>(m.vocab) *
-                     bytes_per_element(pr.activations)),
-            tp));
+            constant(logit_tokens * padded_vocab * bytes_per_element(pr.activations)), tp,
+            pr.activations));
     }
 }
 

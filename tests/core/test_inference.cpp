@@ -51,6 +51,7 @@ TEST_CASE("one output token: no decode steps and no TPOT") {
     CHECK(r.decode.steps == 0);
     CHECK_FALSE(r.summary.tpot_s.has_value());
     CHECK(r.decode.time_s == 0);
+    CHECK(r.decode.ops.empty());  // nothing ran, so there is no per-op bound to report
     CHECK(r.summary.e2e_latency_s == r.summary.ttft_s);
 }
 
@@ -112,6 +113,9 @@ TEST_CASE("tensor parallelism: more chips, faster decode, all-reduces appear") {
     const InferenceResult two = evaluate_inference(test::tiny_scenario(2, 1, 512, 64));
     CHECK_FALSE(has_op(one.decode, "attn_allreduce"));
     CHECK(has_op(two.decode, "attn_allreduce"));
+    // A collective carries values in the activations' format.
+    const Scenario gpt3 = preset_scenario("gpt3-175b-dgx-a100-tp8");  // fp16
+    CHECK(op_named(evaluate_inference(gpt3).decode, "mlp_allreduce").precision == Precision::fp16);
     CHECK(two.memory.weights_bytes < one.memory.weights_bytes);
     CHECK(op_named(two.decode, "mlp_up").time_s == doctest::Approx(op_named(one.decode, "mlp_up").time_s / 2).epsilon(0.01));
 }

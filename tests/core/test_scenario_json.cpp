@@ -98,8 +98,10 @@ TEST_CASE("errors name the field and the allowed range") {
     SUBCASE("bad enum value") {
         doc["workload"]["precision"] = "bf17";
         const auto [path, msg] = error_of(doc);
-        CHECK(path == "workload.precision.weights");
+        CHECK(path == "workload.precision");
         CHECK(contains(msg, "\"bf16\""));
+        doc["workload"]["precision"] = {{"weights", "bf16"}, {"kv_cache", 8}, {"activations", "bf16"}};
+        CHECK(error_of(doc).first == "workload.precision.kv_cache");
     }
     SUBCASE("TP not dividing the heads") {
         doc["system"]["count"] = 3;
@@ -170,6 +172,37 @@ TEST_CASE("the resolved scenario round-trips through JSON") {
     CHECK(to_json(twice) == written);
     CHECK(twice.model.layers == 4);        // the override
     CHECK(twice.model.linear_bias);        // from the preset
+}
+
+TEST_CASE("preset overrides merge nested objects (JSON Merge Patch)") {
+    Json doc = base();
+    doc["system"]["chip"] = {{"preset", "h100-sxm"}, {"efficiency", {{"memory", 0.5}}}};
+    const Scenario s = parse_scenario(doc);
+    CHECK(s.system.chip.memory_efficiency == 0.5);
+    CHECK(s.system.chip.matrix_efficiency_default == doctest::Approx(0.803));  // kept from the preset
+}
+
+TEST_CASE("a single chip needs no network, and its resolved scenario round-trips") {
+    Json doc = base();
+    doc["system"] = {{"chip", {{"preset", "h100-sxm"}, {"scale_up_gbps", 0}}}, {"count", 1}};
+    doc["workload"]["parallelism"]["tp"] = 1;
+    const Scenario once = parse_scenario(doc);
+    CHECK(once.system.network.levels.empty());
+    const Json written = to_json(once);
+    CHECK(written["system"]["network"] == Json::array());
+    CHECK(to_json(parse_scenario(written)) == written);
+
+    doc["system"]["count"] = 2;  // two chips and nothing to join them: an error, not a silent default
+    CHECK(error_of(doc).first == "system.network");
+}
+
+TEST_CASE("scenario name and description are echoed") {
+    Json doc = base();
+    doc["name"] = "mine";
+    doc["description"] = "a test";
+    const Json out = to_json(parse_scenario(doc));
+    CHECK(out["name"] == "mine");
+    CHECK(out["description"] == "a test");
 }
 
 TEST_CASE("evaluate_json never throws: errors come back as values") {
