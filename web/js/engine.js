@@ -1,0 +1,43 @@
+// Loads the WebAssembly engine and wraps it in a small object API:
+//   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
+import { ENGINE_DIR } from './build-info.js';
+
+export const LOAD_TIMEOUT_MS = 20000;
+
+export class EngineLoadError extends Error {}
+
+function withTimeout(promise, ms) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new EngineLoadError(`the engine did not load within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function instantiate() {
+  // ENGINE_DIR is relative to the page, not to this module.
+  const dir = new URL(ENGINE_DIR, document.baseURI);
+  const { default: createEnvelope } = await import(new URL('envelope.mjs', dir).href);
+  return createEnvelope({ locateFile: (file) => new URL(file, dir).href });
+}
+
+export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+    throw new EngineLoadError('this browser has no WebAssembly support (or it is disabled)');
+  }
+  let mod;
+  try {
+    mod = await withTimeout(instantiate(), timeoutMs);
+  } catch (e) {
+    throw e instanceof EngineLoadError ? e : new EngineLoadError(String(e?.message ?? e));
+  }
+  const presets = JSON.parse(mod.presets());
+  if (!presets.ok) throw new EngineLoadError('the engine could not list its presets');
+  return {
+    version: presets.version,
+    presets,
+    evaluate(scenario) {
+      return JSON.parse(mod.evaluate(JSON.stringify(scenario)));
+    },
+  };
+}

@@ -1,0 +1,227 @@
+// The inputs panel: fills the controls from the presets, shows a state, and turns every
+// edit into a new state. It never evaluates anything itself.
+import { h, $ } from './dom.js';
+import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario } from './scenario.js';
+import { num } from './format.js';
+
+const ARCH_LABELS = {
+  layers: 'Layers',
+  hidden: 'Hidden size',
+  heads: 'Attention heads',
+  kv_heads: 'KV heads',
+  head_dim: 'Head dimension',
+  ffn: 'FFN size',
+  vocab: 'Vocabulary',
+  gated_ffn: 'Gated FFN (SwiGLU)',
+};
+
+// Number inputs and where their value lives in the state.
+const NUMBER_FIELDS = {
+  chips: (s) => [s.machine, 'count'],
+  tp: (s) => [s.workload, 'tp'],
+  batch: (s) => [s.workload, 'batch'],
+  input: (s) => [s.workload, 'input_tokens'],
+  output: (s) => [s.workload, 'output_tokens'],
+};
+
+function fillSelects(presets) {
+  const scenarioSelect = $('#scenario-preset');
+  scenarioSelect.append(h('option', { value: '', text: 'Custom scenario' }));
+  for (const [key, doc] of Object.entries(presets.scenarios)) {
+    scenarioSelect.append(h('option', { value: key, text: doc.name }));
+  }
+
+  for (const [key, doc] of Object.entries(presets.models)) {
+    $('#model').append(h('option', { value: key, text: doc.name }));
+  }
+
+  const systems = h('optgroup', { label: 'Systems' });
+  for (const [key, doc] of Object.entries(presets.systems)) {
+    systems.append(h('option', { value: `system:${key}`, text: doc.name }));
+  }
+  const chips = h('optgroup', { label: 'Single chip type × count' });
+  for (const [key, doc] of Object.entries(presets.chips)) {
+    chips.append(h('option', { value: `chip:${key}`, text: doc.name }));
+  }
+  $('#hardware').append(systems, chips);
+
+  for (const role of PRECISION_ROLES) {
+    $(`#${role}`).append(...PRECISIONS.map((p) => h('option', { value: p, text: p })));
+  }
+
+  const archFields = $('#arch-fields');
+  for (const field of ARCH_FIELDS) {
+    const id = `arch-${field}`;
+    const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true });
+    archFields.append(field === 'gated_ffn'
+      ? h('div', { class: 'field checkbox span-2', dataset: { field: id } },
+        h('input', { id, type: 'checkbox', 'aria-describedby': `${id}-error` }),
+        h('label', { for: id, text: ARCH_LABELS[field] }), error)
+      : h('div', { class: 'field', dataset: { field: id } },
+        h('label', { for: id, text: ARCH_LABELS[field] }),
+        h('input', { id, type: 'number', inputmode: 'numeric', min: 1, step: 1, 'aria-describedby': `${id}-error` }),
+        error));
+  }
+}
+
+function hardwareHint(machine, presets) {
+  if (machine.kind === 'system') {
+    const sys = presets.systems[machine.preset];
+    const chip = presets.chips[sys.chip];
+    const link = sys.network?.[0];
+    const net = link ? ` · ${link.name}, ${num(link.bandwidth_gbps)} GB/s per chip` : '';
+    return `${sys.count} × ${chip?.name ?? sys.chip} per system${net}`;
+  }
+  const chip = presets.chips[machine.preset];
+  const bf16 = chip.peak_tflops?.bf16;
+  return `${num(chip.hbm_gb)} GB HBM at ${num(chip.hbm_tb_s)} TB/s` + (bf16 ? ` · ${num(bf16)} TFLOPS bf16` : '');
+}
+
+// Sets a control, except a number input the person is typing in: rewriting it would undo
+// a half-typed entry (an emptied field, a leading minus) on every keystroke.
+// Returns whether it wrote.
+function setValue(el, value, force) {
+  if (el.type === 'checkbox') el.checked = Boolean(value);
+  else if (force || el.type !== 'number' || document.activeElement !== el) el.value = String(value);
+  else return false;
+  return true;
+}
+
+export function createForm(presets, { onChange }) {
+  fillSelects(presets);
+  let current = null;
+  const invalid = new Map(); // field id -> message, for entries that are not numbers at all
+
+  const emit = (next) => onChange(next);
+  const clone = () => structuredClone(current);
+
+  function readNumber(el) {
+    if (el.value.trim() === '' || !Number.isFinite(el.valueAsNumber)) {
+      invalid.set(el.id, 'Enter a number.');
+      return null;
+    }
+    invalid.delete(el.id);
+    return el.valueAsNumber;
+  }
+
+  $('#scenario-preset').addEventListener('change', (e) => {
+    const key = e.target.value;
+    if (!key) return;
+    emit({ ...fromScenario(presets.scenarios[key], presets), view: current.view });
+  });
+
+  $('#model').addEventListener('change', (e) => {
+    const next = clone();
+    next.model = { preset: e.target.value, edits: {} };
+    emit(next);
+  });
+
+  $('#arch-fields').addEventListener('input', (e) => {
+    const field = e.target.id.replace(/^arch-/, '');
+    if (!ARCH_FIELDS.includes(field)) return;
+    const next = clone();
+    const value = field === 'gated_ffn' ? e.target.checked : readNumber(e.target);
+    if (value !== null) {
+      if (value === presets.models[next.model.preset][field]) delete next.model.edits[field];
+      else next.model.edits[field] = value;
+    }
+    emit(next);
+  });
+
+  $('#arch-reset').addEventListener('click', () => {
+    const next = clone();
+    next.model.edits = {};
+    emit(next);
+  });
+
+  $('#hardware').addEventListener('change', (e) => {
+    const [kind, preset] = e.target.value.split(':');
+    const next = clone();
+    const count = kind === 'system' ? presets.systems[preset].count : next.machine.count;
+    next.machine = { kind, preset, count };
+    emit(next);
+  });
+
+  for (const [id, slot] of Object.entries(NUMBER_FIELDS)) {
+    $(`#${id}`).addEventListener('input', (e) => {
+      const next = clone();
+      const value = readNumber(e.target);
+      if (value !== null) {
+        const [obj, key] = slot(next);
+        obj[key] = value;
+      }
+      emit(next);
+    });
+  }
+
+  for (const role of PRECISION_ROLES) {
+    $(`#${role}`).addEventListener('change', (e) => {
+      const next = clone();
+      next.workload.precision[role] = e.target.value;
+      emit(next);
+    });
+  }
+
+  $('#flash').addEventListener('change', (e) => {
+    const next = clone();
+    next.workload.flash_attention = e.target.checked;
+    emit(next);
+  });
+
+  for (const name of ['split', 'decode', 'table']) {
+    for (const radio of document.querySelectorAll(`input[name="${name}"]`)) {
+      radio.addEventListener('change', (e) => {
+        const next = clone();
+        next.view[name] = e.target.value;
+        emit(next);
+      });
+    }
+  }
+
+  function render(state, { force = false } = {}) {
+    current = state;
+    // A rewritten input shows a valid value again, so its "not a number" error goes.
+    const set = (el, value) => setValue(el, value, force) && invalid.delete(el.id);
+    const match = matchingScenario(state, presets);
+    $('#scenario-preset').value = match ?? '';
+    $('#scenario-hint').textContent = match
+      ? presets.scenarios[match].description
+      : 'Edited from a preset. Pick one above to start over.';
+
+    set($('#model'), state.model.preset);
+    const arch = architecture(state, presets);
+    for (const field of ARCH_FIELDS) {
+      const el = $(`#arch-${field}`);
+      set(el, arch[field]);
+      el.closest('.field').classList.toggle('edited', field in state.model.edits);
+    }
+    const edits = Object.keys(state.model.edits).length;
+    $('#arch-badge').hidden = edits === 0;
+    $('#arch-badge').textContent = `${edits} edited`;
+    $('#arch-reset').hidden = edits === 0;
+
+    set($('#hardware'), `${state.machine.kind}:${state.machine.preset}`);
+    $('#hardware-hint').textContent = hardwareHint(state.machine, presets);
+    for (const [id, slot] of Object.entries(NUMBER_FIELDS)) {
+      const [obj, key] = slot(state);
+      set($(`#${id}`), obj[key]);
+    }
+    for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
+    set($('#flash'), state.workload.flash_attention);
+
+    for (const name of ['split', 'decode', 'table']) {
+      const radio = $(`input[name="${name}"][value="${state.view[name]}"]`);
+      if (radio) radio.checked = true;
+    }
+  }
+
+  // A new state from outside (a restored hash, a preset) replaces whatever was half-typed.
+  function reset(state) {
+    render(state, { force: true });
+  }
+
+  // Entries the engine never sees because they are not numbers: field id -> message.
+  const localErrors = () => new Map(invalid);
+
+  return { render, reset, localErrors };
+}

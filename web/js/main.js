@@ -1,0 +1,106 @@
+// Bootstrap: load the engine, restore the state from the URL hash, and on every change
+// evaluate the scenario and redraw every view from (state, result).
+import { $ } from './dom.js';
+import { loadEngine } from './engine.js';
+import { createForm } from './form.js';
+import { toScenario } from './scenario.js';
+import { fromHash, toHash } from './state.js';
+import { renderErrors } from './views/errors.js';
+import { renderHeading } from './views/heading.js';
+import { renderSummary } from './views/summary.js';
+import { renderWarnings } from './views/warnings.js';
+import { createChart } from './views/chart.js';
+import { memoryOption } from './views/memory-chart.js';
+import { latencyOption } from './views/latency-chart.js';
+import { renderOpsTable } from './views/ops-table.js';
+
+function showFatal(error) {
+  $('#loading').hidden = true;
+  const box = $('#fatal');
+  box.hidden = false;
+  box.replaceChildren();
+  const title = document.createElement('strong');
+  title.textContent = 'Envelope could not start its calculation engine.';
+  const body = document.createElement('p');
+  body.textContent =
+    'This page needs a browser with WebAssembly enabled (a current Chrome, Edge, Firefox or Safari) ' +
+    'and must be opened from a web server, not as a local file. ' +
+    `Reason: ${error?.message ?? error}.`;
+  box.append(title, body);
+  $('#app').setAttribute('aria-busy', 'false');
+}
+
+function showNotice(text) {
+  $('#notice').hidden = !text;
+  $('#notice').textContent = text ?? '';
+}
+
+async function start() {
+  let engine;
+  try {
+    engine = await loadEngine();
+  } catch (error) {
+    showFatal(error);
+    return;
+  }
+  const { presets } = engine;
+  $('#engine-version').textContent = `engine ${engine.version}`;
+  $('#loading').hidden = true;
+  $('#app').setAttribute('aria-busy', 'false');
+
+  const memoryChart = createChart($('#memory-chart'));
+  const latencyChart = createChart($('#latency-chart'));
+  let state;
+  let lastGood = null;
+
+  function renderResult(result, view) {
+    renderHeading(result, presets);
+    renderSummary(result);
+    renderWarnings(result);
+    memoryChart.render(memoryOption(result));
+    latencyChart.render(latencyOption(result, view));
+    renderOpsTable(result, view);
+  }
+
+  function update(next, { restored = false } = {}) {
+    state = next;
+    if (restored) form.reset(state);
+    else form.render(state);
+    const hash = toHash(state);
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+
+    const localErrors = form.localErrors();
+    let engineError = null;
+    if (localErrors.size === 0) {
+      const result = engine.evaluate(toScenario(state));
+      if (result.ok) lastGood = result;
+      else engineError = result.error ?? { path: '', message: 'the engine returned no result' };
+    }
+    const failed = localErrors.size > 0 || engineError !== null;
+
+    const body = $('#result-body');
+    body.hidden = lastGood === null;
+    body.classList.toggle('stale', failed);
+    if (lastGood) renderResult(lastGood, state.view);
+    renderErrors({ localErrors, engineError, stale: failed && lastGood !== null });
+  }
+
+  const form = createForm(presets, {
+    onChange: (next) => {
+      showNotice(null);
+      update(next);
+    },
+  });
+
+  function restoreFromHash() {
+    const { state: restored, error } = fromHash(location.hash, presets);
+    showNotice(error);
+    update(restored, { restored: true });
+  }
+
+  // replaceState does not fire hashchange: this only sees links and edits of the address bar.
+  window.addEventListener('hashchange', restoreFromHash);
+  restoreFromHash();
+}
+
+start();

@@ -1,0 +1,93 @@
+// The bridge between the page state and the engine's scenario JSON (the same schema as
+// presets/scenarios/*.json, the CLI and the tests).
+
+export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn', 'vocab', 'gated_ffn'];
+export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
+export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
+
+export function toScenario(state) {
+  const { model, machine, workload: w } = state;
+  const edits = Object.keys(model.edits);
+  const { weights, kv_cache, activations } = w.precision;
+  return {
+    model: edits.length ? { preset: model.preset, ...model.edits } : model.preset,
+    system: machine.kind === 'chip'
+      ? { chip: machine.preset, count: machine.count }
+      : { preset: machine.preset, count: machine.count },
+    workload: {
+      kind: 'inference',
+      batch: w.batch,
+      input_tokens: w.input_tokens,
+      output_tokens: w.output_tokens,
+      parallelism: { tp: w.tp },
+      precision: weights === kv_cache && kv_cache === activations ? weights : { ...w.precision },
+      flash_attention: w.flash_attention,
+    },
+  };
+}
+
+function presetKey(ref) {
+  if (typeof ref === 'string') return ref;
+  if (ref && typeof ref.preset === 'string') return ref.preset;
+  return null;
+}
+
+// A scenario document -> the scenario part of the page state. Throws on what the form
+// cannot show (an inline model or system without a preset behind it).
+export function fromScenario(doc, presets) {
+  const modelKey = presetKey(doc.model);
+  if (!presets.models[modelKey]) throw new Error(`unknown model ${JSON.stringify(modelKey)}`);
+  const edits = {};
+  if (typeof doc.model === 'object') {
+    for (const field of ARCH_FIELDS) {
+      if (field in doc.model && doc.model[field] !== presets.models[modelKey][field]) edits[field] = doc.model[field];
+    }
+  }
+
+  let machine;
+  const sys = doc.system;
+  if (sys && typeof sys === 'object' && 'chip' in sys && !('preset' in sys)) {
+    const chip = presetKey(sys.chip);
+    if (!presets.chips[chip]) throw new Error(`unknown chip ${JSON.stringify(chip)}`);
+    machine = { kind: 'chip', preset: chip, count: sys.count ?? 1 };
+  } else {
+    const key = presetKey(sys);
+    if (!presets.systems[key]) throw new Error(`unknown system ${JSON.stringify(key)}`);
+    machine = { kind: 'system', preset: key, count: sys?.count ?? presets.systems[key].count };
+  }
+
+  const w = doc.workload ?? {};
+  const p = w.precision ?? 'bf16';
+  const precision = typeof p === 'string'
+    ? { weights: p, kv_cache: p, activations: p }
+    : { weights: p.weights ?? 'bf16', kv_cache: p.kv_cache ?? p.weights ?? 'bf16', activations: p.activations ?? p.weights ?? 'bf16' };
+  return {
+    model: { preset: modelKey, edits },
+    machine,
+    workload: {
+      tp: w.parallelism?.tp ?? 1,
+      batch: w.batch ?? 1,
+      input_tokens: w.input_tokens ?? 1024,
+      output_tokens: w.output_tokens ?? 128,
+      precision,
+      flash_attention: w.flash_attention ?? true,
+    },
+  };
+}
+
+// The preset scenario that the state reproduces exactly, if any.
+export function matchingScenario(state, presets) {
+  const mine = JSON.stringify(toScenario(state));
+  for (const [key, doc] of Object.entries(presets.scenarios)) {
+    try {
+      if (JSON.stringify(toScenario(fromScenario(doc, presets))) === mine) return key;
+    } catch {
+      // a preset the form cannot represent never matches
+    }
+  }
+  return null;
+}
+
+export function architecture(state, presets) {
+  return { ...presets.models[state.model.preset], ...state.model.edits };
+}

@@ -1,0 +1,134 @@
+// The page state, its defaults, and its serialization: the URL hash.
+//
+// Hash format (URLSearchParams, keys in this order; missing keys take the default):
+//   #model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
+//    &system=dgx-h100 | &chip=h100-sxm   &chips=8
+//    &tp=8&batch=1&input=2048&output=256
+//    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
+//    &flash=on
+//    [&table=decode&split=bound&decode=step]   (view options, only when not the default)
+// Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
+// author saw, engine error included; only unreadable hashes fall back to the default.
+import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario } from './scenario.js';
+
+export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
+
+export const VIEW_OPTIONS = {
+  table: ['prefill', 'decode'],
+  split: ['class', 'bound', 'op'],
+  decode: ['total', 'step'],
+};
+const DEFAULT_VIEW = { table: 'prefill', split: 'class', decode: 'total' };
+
+export function defaultState(presets) {
+  return { ...fromScenario(presets.scenarios[DEFAULT_SCENARIO], presets), view: { ...DEFAULT_VIEW } };
+}
+
+const WORKLOAD_KEYS = { tp: 'tp', batch: 'batch', input: 'input_tokens', output: 'output_tokens' };
+const onOff = (b) => (b ? 'on' : 'off');
+
+export function toHash(state) {
+  const q = new URLSearchParams();
+  q.set('model', state.model.preset);
+  for (const field of ARCH_FIELDS) {
+    if (field in state.model.edits) {
+      const v = state.model.edits[field];
+      q.set(field, typeof v === 'boolean' ? onOff(v) : String(v));
+    }
+  }
+  q.set(state.machine.kind === 'chip' ? 'chip' : 'system', state.machine.preset);
+  q.set('chips', String(state.machine.count));
+  for (const [key, field] of Object.entries(WORKLOAD_KEYS)) q.set(key, String(state.workload[field]));
+  const p = state.workload.precision;
+  if (p.weights === p.kv_cache && p.kv_cache === p.activations) q.set('precision', p.weights);
+  else for (const role of PRECISION_ROLES) q.set(role, p[role]);
+  q.set('flash', onOff(state.workload.flash_attention));
+  for (const [key, value] of Object.entries(state.view)) if (value !== DEFAULT_VIEW[key]) q.set(key, value);
+  return '#' + q.toString();
+}
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+function readNumber(key, text) {
+  if (!NUMBER.test(text)) throw new Error(`${key} = "${text}" is not a number`);
+  return Number(text);
+}
+
+function readBool(key, text) {
+  if (['on', 'true', '1'].includes(text)) return true;
+  if (['off', 'false', '0'].includes(text)) return false;
+  throw new Error(`${key} = "${text}" should be on or off`);
+}
+
+function readChoice(key, text, choices) {
+  if (!choices.includes(text)) throw new Error(`${key} = "${text}" is not one of ${choices.join(', ')}`);
+  return text;
+}
+
+function readPreset(kind, text, table) {
+  if (!Object.hasOwn(table, text)) throw new Error(`there is no ${kind} preset "${text}"`);
+  return text;
+}
+
+// -> { state, error }: error is a sentence for the reader when the hash could not be used.
+export function fromHash(hash, presets) {
+  const fallback = defaultState(presets);
+  const text = hash.replace(/^#/, '');
+  if (!text) return { state: fallback, error: null };
+  try {
+    return { state: parse(text, presets, fallback), error: null };
+  } catch (e) {
+    return {
+      state: fallback,
+      error: `This link's settings could not be read (${e.message}), so the default scenario is shown instead.`,
+    };
+  }
+}
+
+function parse(text, presets, base) {
+  const q = new URLSearchParams(text);
+  const known = new Set([
+    'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(WORKLOAD_KEYS),
+    'precision', ...PRECISION_ROLES, 'flash', ...Object.keys(VIEW_OPTIONS),
+  ]);
+  const seen = new Set();
+  for (const key of q.keys()) {
+    if (!known.has(key)) throw new Error(`unknown setting "${key}"`);
+    if (seen.has(key)) throw new Error(`"${key}" is given twice`);
+    seen.add(key);
+  }
+  const state = structuredClone(base);
+  const get = (key) => q.get(key);
+
+  if (q.has('model')) state.model = { preset: readPreset('model', get('model'), presets.models), edits: {} };
+  for (const field of ARCH_FIELDS) {
+    if (!q.has(field)) continue;
+    const value = field === 'gated_ffn' ? readBool(field, get(field)) : readNumber(field, get(field));
+    if (value !== presets.models[state.model.preset][field]) state.model.edits[field] = value;
+  }
+
+  if (q.has('system') && q.has('chip')) throw new Error('both "system" and "chip" are given');
+  if (q.has('system')) {
+    const key = readPreset('system', get('system'), presets.systems);
+    state.machine = { kind: 'system', preset: key, count: presets.systems[key].count };
+  } else if (q.has('chip')) {
+    state.machine = { kind: 'chip', preset: readPreset('chip', get('chip'), presets.chips), count: state.machine.count };
+  }
+  if (q.has('chips')) state.machine.count = readNumber('chips', get('chips'));
+
+  for (const [key, field] of Object.entries(WORKLOAD_KEYS)) {
+    if (q.has(key)) state.workload[field] = readNumber(key, get(key));
+  }
+  if (q.has('precision')) {
+    const p = readChoice('precision', get('precision'), PRECISIONS);
+    state.workload.precision = { weights: p, kv_cache: p, activations: p };
+  }
+  for (const role of PRECISION_ROLES) {
+    if (q.has(role)) state.workload.precision[role] = readChoice(role, get(role), PRECISIONS);
+  }
+  if (q.has('flash')) state.workload.flash_attention = readBool('flash', get('flash'));
+  for (const [key, choices] of Object.entries(VIEW_OPTIONS)) {
+    if (q.has(key)) state.view[key] = readChoice(key, get(key), choices);
+  }
+  return state;
+}

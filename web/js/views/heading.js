@@ -1,0 +1,24 @@
+// The title line: what the numbers on screen were computed for (the resolved scenario
+// of the result, which may be the last valid one while the inputs have an error).
+import { $ } from '../dom.js';
+import * as fmt from '../format.js';
+import { ARCH_FIELDS } from '../scenario.js';
+
+export function renderHeading(result, presets) {
+  const { model, system, workload: w } = result.scenario;
+  const chip = system.chip?.name ?? 'chip';
+  const preset = Object.values(presets.models).find((doc) => doc.name === model.name);
+  const edited = preset && ARCH_FIELDS.some((f) => preset[f] !== model[f]) ? ' (modified)' : '';
+  $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}`;
+  const p = w.precision;
+  const precision = p.weights === p.kv_cache && p.kv_cache === p.activations
+    ? p.weights
+    : `weights ${p.weights}, KV cache ${p.kv_cache}, activations ${p.activations}`;
+  $('#scenario-desc').textContent = [
+    `TP ${fmt.int(w.parallelism.tp)}`,
+    `batch ${fmt.int(w.batch)}`,
+    `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
+    precision,
+    w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
+  ].join(' · ');
+}

@@ -1,0 +1,73 @@
+// Memory per chip: weights, KV cache and activations stacked against HBM capacity.
+import { h } from '../dom.js';
+import * as fmt from '../format.js';
+import { MEMORY_COLORS, OVER, AXIS, GRID, FONT } from './palette.js';
+
+const PARTS = [
+  ['weights', 'Weights', 'weights_bytes'],
+  ['kv_cache', 'KV cache', 'kv_cache_bytes'],
+  ['activations', 'Activations', 'activation_bytes'],
+];
+
+function tooltip(name, bytes, capacity) {
+  return h('div', { class: 'tt' },
+    h('div', { class: 'tt-title', text: name }),
+    h('div', { text: `${fmt.gb(bytes)} · ${fmt.percent(bytes / capacity)} of HBM` }));
+}
+
+export function memoryOption(result) {
+  const m = result.memory;
+  const capacity = m.capacity_bytes;
+  const free = Math.max(capacity - m.total_bytes, 0);
+  const scale = Math.max(capacity, m.total_bytes);
+  const label = (bytes) => ({
+    show: bytes / scale > 0.1,
+    position: 'inside',
+    color: '#fff',
+    fontFamily: FONT,
+    formatter: () => fmt.gb(bytes),
+  });
+
+  const series = PARTS.map(([key, name, field]) => ({
+    name,
+    type: 'bar',
+    stack: 'memory',
+    barWidth: 34,
+    data: [m[field] / 1e9],
+    itemStyle: { color: MEMORY_COLORS[key] },
+    label: label(m[field]),
+    tooltip: { formatter: () => tooltip(name, m[field], capacity) },
+  }));
+  series.push({
+    name: 'Free',
+    type: 'bar',
+    stack: 'memory',
+    data: [free / 1e9],
+    itemStyle: { color: MEMORY_COLORS.free },
+    label: { ...label(free), color: AXIS },
+    tooltip: { formatter: () => tooltip('Free', free, capacity) },
+    markLine: {
+      silent: true,
+      symbol: 'none',
+      lineStyle: { color: m.fits ? AXIS : OVER, type: 'dashed', width: 2 },
+      label: { formatter: `HBM ${fmt.gb(capacity)}`, position: 'end', align: 'right', distance: 6, color: m.fits ? AXIS : OVER, fontFamily: FONT, fontWeight: 600 },
+      data: [{ xAxis: capacity / 1e9 }],
+    },
+  });
+
+  return {
+    aria: { enabled: true },
+    animationDuration: 250,
+    textStyle: { fontFamily: FONT },
+    grid: { left: 12, right: 28, top: 56, bottom: 24, containLabel: true },
+    legend: { top: 0, left: 0, itemWidth: 12, itemHeight: 12, textStyle: { color: AXIS } },
+    tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
+    xAxis: {
+      type: 'value',
+      axisLabel: { color: AXIS, formatter: (v) => `${fmt.num(v)} GB` },
+      splitLine: { lineStyle: { color: GRID } },
+    },
+    yAxis: { type: 'category', data: ['Per chip'], axisLabel: { color: AXIS }, axisTick: { show: false } },
+    series,
+  };
+}

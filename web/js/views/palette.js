@@ -1,0 +1,34 @@
+// Colours shared by the charts, the table badges (css/style.css repeats the bound colours)
+// and the legend text.
+export const CLASS_COLORS = {
+  matmul: '#2f6fd6',
+  attention: '#8a4fd1',
+  vector: '#1e9e8a',
+  lookup: '#8d99a8',
+  collective: '#e07b24',
+};
+export const CLASS_LABELS = {
+  matmul: 'Matmul',
+  attention: 'Attention',
+  vector: 'Elementwise',
+  lookup: 'Embedding lookup',
+  collective: 'Collective',
+};
+export const BOUND_COLORS = { compute: '#2f6fd6', memory: '#1e9e8a', network: '#e07b24' };
+export const BOUND_LABELS = { compute: 'Compute-bound', memory: 'Memory-bound', network: 'Network-bound' };
+
+export const MEMORY_COLORS = { weights: '#2f6fd6', kv_cache: '#8a4fd1', activations: '#1e9e8a', free: '#e6ebf2' };
+export const OVER = '#d43c3c';
+export const AXIS = '#5b6675';
+export const GRID = '#e6ebf2';
+export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+
+// Shades of a class colour for the per-operator split: ops of one class stay one hue.
+export function shade(hex, index, count) {
+  if (count <= 1) return hex;
+  const n = parseInt(hex.slice(1), 16);
+  const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const t = (index / (count - 1)) * 0.6 - 0.2; // from 20% darker to 40% lighter
+  const mix = rgb.map((c) => Math.round(t < 0 ? c * (1 + t) : c + (255 - c) * t));
+  return '#' + mix.map((c) => c.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,63 @@
+// The headline numbers: latency, throughput, memory and size of one evaluated scenario.
+import { h, $ } from '../dom.js';
+import * as fmt from '../format.js';
+
+function metric(id, label, { value, unit }, sub, extra = {}) {
+  return h('div', { class: `metric ${extra.class ?? ''}`.trim(), dataset: { metric: id } },
+    h('div', { class: 'metric-label', text: label }),
+    h('div', { class: 'metric-value' },
+      h('span', { class: 'value', text: value }),
+      unit && value !== fmt.DASH ? [' ', h('span', { class: 'unit', text: unit })] : null),
+    extra.bar ?? null,
+    h('div', { class: 'metric-sub', text: sub }));
+}
+
+const plural = (n, noun) => `${fmt.int(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+function tokensPerSecond(x) {
+  return { value: fmt.compact(x), unit: 'tokens/s' };
+}
+
+function memoryBar(used, capacity, fits) {
+  const fraction = capacity > 0 ? Math.min(used / capacity, 1) : 0;
+  const fill = h('div', { class: 'meter-fill' });
+  fill.style.width = `${(fraction * 100).toFixed(1)}%`;
+  return h('div', {
+    class: `meter ${fits ? '' : 'meter-over'}`.trim(),
+    role: 'meter',
+    'aria-label': 'Memory used per chip',
+    'aria-valuemin': 0,
+    'aria-valuemax': Math.round(capacity / 1e9),
+    'aria-valuenow': Math.round(used / 1e9),
+  }, fill);
+}
+
+export function renderSummary(result) {
+  const s = result.summary;
+  const m = result.memory;
+  const w = result.scenario.workload;
+  const steps = w.output_tokens - 1;
+
+  const fits = m.fits === true;
+  const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
+  const memorySub = fits
+    ? `fits · ${fmt.percent(m.total_bytes / m.capacity_bytes)} of HBM`
+    : `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`;
+
+  $('#summary').replaceChildren(
+    metric('ttft', 'Time to first token', fmt.timeParts(s.ttft_s),
+      `prefill of ${fmt.int(w.batch)} × ${plural(w.input_tokens, 'prompt token')}`),
+    metric('tpot', 'Time per output token', fmt.timeParts(s.tpot_s),
+      s.tpot_s == null ? 'no decode step: one output token' : `mean over ${plural(steps, 'decode step')}`),
+    metric('e2e', 'End-to-end latency', fmt.timeParts(s.e2e_latency_s),
+      `${plural(w.output_tokens, 'output token')} per sequence`),
+    metric('throughput', 'Output throughput', tokensPerSecond(s.output_tokens_per_s),
+      `${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`),
+    metric('prefill', 'Prefill throughput', tokensPerSecond(s.prefill_tokens_per_s),
+      'input tokens processed per second'),
+    metric('memory', 'Memory per chip', memoryValue, memorySub,
+      { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits) }),
+    metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
+      `${plural(s.chips, 'chip')} in use`),
+  );
+}

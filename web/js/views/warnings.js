@@ -1,0 +1,9 @@
+// The engine's warnings (does not fit, idle chips, context beyond training length, ...).
+import { h, $ } from '../dom.js';
+
+export function renderWarnings(result) {
+  const list = $('#warnings');
+  const warnings = Array.isArray(result.warnings) ? result.warnings : [];
+  list.replaceChildren(...warnings.map((text) => h('li', { text: String(text) })));
+  list.hidden = warnings.length === 0;
+}
