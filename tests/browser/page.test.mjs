@@ -1,0 +1,237 @@
+// The built page (build/site) in headless Chromium: loads under its CSP, recomputes on
+// input, keeps the scenario in the URL hash, and puts engine errors next to their field.
+// Run after ./dev.sh build:  node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/serve.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const site = fileURLToPath(new URL('../../build/site/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+// The default scenario's hash; `&table=prefill` (a default, dropped when re-serialized)
+// makes it differ from any hash the page writes, so assigning it always fires hashchange.
+const RESET_HASH = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&batch=1&input=2048&output=256&precision=bf16&flash=on&table=prefill';
+
+let server;
+let browser;
+let context;
+let base;
+let page; // one page for most tests; each test starts it from the default scenario
+
+before(async () => {
+  assert.ok(existsSync(`${site}index.html`), `no built site in ${site}: run ./dev.sh build in ${root}`);
+  server = await startServer(site, 0);
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await open(base);
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+// A fresh page that records every script error, console error and CSP violation.
+async function open(url) {
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.problems.push(`console.error: ${m.text()}`);
+  });
+  // Init scripts run through the DevTools protocol, outside the page's CSP.
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(url);
+  await page.waitForSelector('#result-body:not([hidden])', { timeout: 10000 });
+  return page;
+}
+
+// Back to the default scenario the way a followed link does it: a hash change, no reload.
+async function reset() {
+  await page.evaluate((hash) => { location.hash = hash; }, RESET_HASH);
+  await page.waitForFunction(() => !location.hash.includes('table=prefill'));
+  assert.equal(await page.inputValue('#tp'), '8');
+}
+
+async function assertClean(page) {
+  const text = await page.evaluate(() =>
+    document.body.innerText + ' ' + [...document.querySelectorAll('input, select')].map((e) => e.value).join(' '));
+  // ("Infinity Fabric" is AMD's interconnect, not a number gone wrong.)
+  assert.doesNotMatch(text, /\bNaN\b|\bundefined\b|\bInfinity\b(?! Fabric)|\[object /);
+  assert.deepEqual(await page.evaluate(() => window.__csp), [], 'CSP violations');
+  assert.deepEqual(page.problems, [], 'script or console errors');
+}
+
+const metric = (page, id) => page.textContent(`[data-metric="${id}"] .metric-value`);
+
+async function headline(page) {
+  const ids = ['ttft', 'tpot', 'e2e', 'throughput', 'prefill', 'memory', 'params'];
+  return Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await metric(page, id)).trim()])));
+}
+
+async function inputs(page) {
+  return page.evaluate(() => Object.fromEntries(
+    [...document.querySelectorAll('#inputs input, #inputs select')].map((e) => [e.id, e.type === 'checkbox' ? e.checked : e.value])));
+}
+
+// Changes an input the way a person does and waits for the recomputed number.
+async function setField(page, selector, value, changed = '[data-metric="ttft"] .metric-value') {
+  const before = await page.textContent(changed);
+  await page.fill(selector, String(value));
+  await page.waitForFunction(([sel, old]) => document.querySelector(sel)?.textContent !== old, [changed, before]);
+}
+
+test('loads the default scenario under the page CSP and shows headline numbers', async () => {
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.match(csp, /style-src 'self'/);
+
+  const h = await headline(page);
+  assert.match(h.ttft, /^\d[\d.,]*\s*ms$/);
+  assert.match(h.tpot, /^\d[\d.,]*\s*(ms|µs)$/);
+  assert.match(h.e2e, /^\d[\d.,]*\s*(s|ms)$/);
+  assert.match(h.throughput, /tokens\/s/);
+  assert.match(h.memory, /of 80\sGB/);
+  assert.match(h.params, /^\d+(\.\d+)?B$/);
+  assert.equal(await page.inputValue('#model'), 'llama-2-70b');
+  assert.equal(await page.inputValue('#tp'), '8');
+  assert.equal(await page.inputValue('#scenario-preset'), 'llama2-70b-dgx-h100-tp8');
+  assert.match(await page.evaluate(() => location.hash), /model=llama-2-70b.*system=dgx-h100.*tp=8/);
+
+  // Both charts drew, and the table lists the prefill operators.
+  assert.ok(await page.$('#memory-chart canvas'));
+  assert.ok(await page.$('#latency-chart canvas'));
+  assert.ok((await page.$$('#ops tbody tr')).length > 10);
+  assert.match(await page.textContent('#ops tbody'), /qkv_proj/);
+  await assertClean(page);
+});
+
+test('an edit recomputes, lands in the hash, and the link restores it exactly', async () => {
+  await reset();
+  const ttftBefore = await metric(page, 'ttft');
+  const hashBefore = await page.evaluate(() => location.hash);
+
+  await setField(page, '#batch', 8);
+  await setField(page, '#output', 512, '[data-metric="e2e"] .metric-value');
+  await page.check('#table-decode');
+  await page.waitForFunction(() => location.hash.includes('table=decode'));
+  assert.notEqual(await metric(page, 'ttft'), ttftBefore);
+
+  const hash = await page.evaluate(() => location.hash);
+  assert.notEqual(hash, hashBefore);
+  assert.match(hash, /batch=8/);
+  assert.match(hash, /output=512/);
+  const shown = await headline(page);
+  const form = await inputs(page);
+  const table = await page.textContent('#ops');
+  await assertClean(page);
+
+  const copy = await open(base + hash);
+  assert.deepEqual(await inputs(copy), form);
+  assert.deepEqual(await headline(copy), shown);
+  assert.equal(await copy.textContent('#ops'), table);
+  assert.equal(await copy.isChecked('#table-decode'), true);
+  assert.equal(await copy.evaluate(() => location.hash), hash);
+  await assertClean(copy);
+  await copy.close();
+});
+
+test('TP = 3 for Llama-2-70B shows the engine error next to the TP field', async () => {
+  await reset();
+  await page.fill('#tp', '3');
+  const error = page.locator('#tp-error');
+  await error.waitFor({ state: 'visible' });
+  const text = await error.textContent();
+  assert.match(text, /TP = 3/);
+  assert.match(text, /divide/);
+  assert.match(text, /64/);
+  assert.equal(await page.getAttribute('#tp', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#general-error'), /cannot be computed/);
+  // The last good numbers stay, dimmed.
+  assert.equal(await page.evaluate(() => document.querySelector('#result-body').classList.contains('stale')), true);
+  assert.match(await page.evaluate(() => location.hash), /tp=3/);
+  await assertClean(page);
+
+  // Back to a valid TP: the error goes and the results are live again.
+  await page.fill('#tp', '4');
+  await error.waitFor({ state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.querySelector('#result-body').classList.contains('stale')), false);
+  assert.equal(await page.getAttribute('#tp', 'aria-invalid'), null);
+  await assertClean(page);
+});
+
+test('errors find their field by path prefix, and empty inputs are caught before the engine', async () => {
+  await reset();
+  await page.click('#arch summary');
+  await page.fill('#arch-kv_heads', '7');
+  await page.locator('#arch-kv_heads-error').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#arch-kv_heads-error'), /must divide/);
+  assert.match(await page.evaluate(() => location.hash), /kv_heads=7/);
+  await page.click('#arch-reset');
+  await page.locator('#arch-kv_heads-error').waitFor({ state: 'hidden' });
+
+  await page.fill('#batch', '');
+  await page.locator('#batch-error').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#batch-error'), /number/i);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /batch=&|batch=$/);
+
+  // A chip count beyond the system's network is reported at the chip count.
+  await page.fill('#batch', '1');
+  await page.fill('#chips', '16');
+  await page.locator('#chips-error').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#chips-error'), /16/);
+  await assertClean(page);
+});
+
+test('a chip × count machine and a scenario preset load into the form', async () => {
+  await reset();
+  await page.selectOption('#hardware', 'chip:h200-sxm');
+  await page.fill('#chips', '4');
+  await page.fill('#tp', '4');
+  await page.waitForFunction(() => location.hash.includes('chip=h200-sxm') && location.hash.includes('tp=4'));
+  assert.match(await page.textContent('#scenario-title'), /4 × NVIDIA H200/);
+  assert.match(await metric(page, 'memory'), /of 141\sGB/);
+
+  await page.selectOption('#scenario-preset', 'llama3-70b-mi300x-tp4');
+  await page.waitForFunction(() => location.hash.includes('model=llama-3-70b'));
+  assert.equal(await page.inputValue('#tp'), '4');
+  assert.equal(await page.inputValue('#batch'), '16');
+  assert.equal(await page.inputValue('#kv_cache'), 'fp8');
+  assert.equal(await page.inputValue('#weights'), 'bf16');
+  assert.equal(await page.inputValue('#chips'), '4');
+  assert.equal(await page.inputValue('#scenario-preset'), 'llama3-70b-mi300x-tp4');
+  assert.match(await page.textContent('#scenario-title'), /MI300X/);
+  await assertClean(page);
+});
+
+test('a malformed hash explains itself and falls back to the default scenario', async () => {
+  await page.fill('#tp', '2');
+  await page.evaluate(() => { location.hash = '#model=gpt-9&tp=banana'; });
+  await page.locator('#notice').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#notice'), /could not be read.*default scenario/);
+  assert.equal(await page.inputValue('#model'), 'llama-2-70b');
+  assert.equal(await page.inputValue('#tp'), '8');
+  assert.match(await page.evaluate(() => location.hash), /model=llama-2-70b/);
+  await assertClean(page);
+});
+
+test('without its engine the page says it needs WebAssembly', async () => {
+  const broken = await context.newPage();
+  await broken.route('**/envelope.mjs', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.goto(base);
+  await broken.locator('#fatal').waitFor({ state: 'visible', timeout: 10000 });
+  assert.match(await broken.textContent('#fatal'), /WebAssembly/);
+  assert.equal(await broken.isHidden('#loading'), true);
+  await broken.close();
+});
