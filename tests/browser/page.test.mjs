@@ -114,7 +114,30 @@ test('loads the default scenario under the page CSP and shows headline numbers',
   assert.ok(await page.$('#latency-chart canvas'));
   assert.ok((await page.$$('#ops tbody tr')).length > 10);
   assert.match(await page.textContent('#ops tbody'), /qkv_proj/);
+
+  // A chart tooltip: ECharts styles it through the CSSOM, which the CSP allows.
+  const chart = page.locator('#latency-chart');
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.boundingBox();
+  await page.mouse.move(box.x + 60, box.y + 86); // inside the prefill bar's first segment
+  const tip = page.locator('#latency-chart .echarts-tooltip');
+  await tip.waitFor({ state: 'visible' });
+  assert.match(await tip.textContent(), /Prefill: .*of the phase/);
   await assertClean(page);
+
+  // The policy is live: an inline style attribute is refused (so the clean checks above mean something).
+  const refusal = page.waitForEvent('console', (m) => /Content Security Policy/.test(m.text()));
+  await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.innerHTML = '<span style="color: red">probe</span>';
+    document.body.append(probe);
+    probe.remove();
+  });
+  await page.waitForFunction(() => window.__csp.length > 0);
+  assert.match((await page.evaluate(() => window.__csp)).join(), /style-src/);
+  await refusal;
+  await page.evaluate(() => { window.__csp = []; });
+  page.problems.length = 0; // that console error was the expected refusal
 });
 
 test('an edit recomputes, lands in the hash, and the link restores it exactly', async () => {
@@ -233,5 +256,14 @@ test('without its engine the page says it needs WebAssembly', async () => {
   await broken.locator('#fatal').waitFor({ state: 'visible', timeout: 10000 });
   assert.match(await broken.textContent('#fatal'), /WebAssembly/);
   assert.equal(await broken.isHidden('#loading'), true);
+  await broken.close();
+});
+
+test('a file of the app that fails to load is reported, not an endless "Loading…"', async () => {
+  const broken = await context.newPage();
+  await broken.route('**/js/format.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.goto(base);
+  await broken.locator('#fatal').waitFor({ state: 'visible', timeout: 10000 });
+  assert.match(await broken.textContent('#fatal'), /could not start.*failed to load/s);
   await broken.close();
 });

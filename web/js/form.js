@@ -106,7 +106,10 @@ export function createForm(presets, { onChange }) {
 
   $('#scenario-preset').addEventListener('change', (e) => {
     const key = e.target.value;
-    if (!key) return;
+    if (!key) {
+      render(current); // "Custom" is a description, not a choice: show the real match again
+      return;
+    }
     emit({ ...fromScenario(presets.scenarios[key], presets), view: current.view });
   });
 

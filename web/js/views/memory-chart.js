@@ -59,7 +59,7 @@ export function memoryOption(result) {
     aria: { enabled: true },
     animationDuration: 250,
     textStyle: { fontFamily: FONT },
-    grid: { left: 12, right: 28, top: 56, bottom: 24, containLabel: true },
+    grid: { left: 12, right: 28, top: 52, bottom: 8, containLabel: true },
     legend: { top: 0, left: 0, itemWidth: 12, itemHeight: 12, textStyle: { color: AXIS } },
     tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
     xAxis: {

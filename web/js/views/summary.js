@@ -46,7 +46,7 @@ export function renderSummary(result) {
 
   $('#summary').replaceChildren(
     metric('ttft', 'Time to first token', fmt.timeParts(s.ttft_s),
-      `prefill of ${fmt.int(w.batch)} × ${plural(w.input_tokens, 'prompt token')}`),
+      `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`),
     metric('tpot', 'Time per output token', fmt.timeParts(s.tpot_s),
       s.tpot_s == null ? 'no decode step: one output token' : `mean over ${plural(steps, 'decode step')}`),
     metric('e2e', 'End-to-end latency', fmt.timeParts(s.e2e_latency_s),
@@ -54,7 +54,7 @@ export function renderSummary(result) {
     metric('throughput', 'Output throughput', tokensPerSecond(s.output_tokens_per_s),
       `${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`),
     metric('prefill', 'Prefill throughput', tokensPerSecond(s.prefill_tokens_per_s),
-      'input tokens processed per second'),
+      'prompt tokens per second'),
     metric('memory', 'Memory per chip', memoryValue, memorySub,
       { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits) }),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
