@@ -92,7 +92,6 @@ export function createForm(presets, { onChange }) {
   let current = null;
   const invalid = new Map(); // field id -> message, for entries that are not numbers at all
 
-  const emit = (next) => onChange(next);
   const clone = () => structuredClone(current);
 
   function readNumber(el) {
@@ -110,13 +109,13 @@ export function createForm(presets, { onChange }) {
       render(current); // "Custom" is a description, not a choice: show the real match again
       return;
     }
-    emit({ ...fromScenario(presets.scenarios[key], presets), view: current.view });
+    onChange({ ...fromScenario(presets.scenarios[key], presets), view: current.view });
   });
 
   $('#model').addEventListener('change', (e) => {
     const next = clone();
     next.model = { preset: e.target.value, edits: {} };
-    emit(next);
+    onChange(next);
   });
 
   $('#arch-fields').addEventListener('input', (e) => {
@@ -128,13 +127,13 @@ export function createForm(presets, { onChange }) {
       if (value === presets.models[next.model.preset][field]) delete next.model.edits[field];
       else next.model.edits[field] = value;
     }
-    emit(next);
+    onChange(next);
   });
 
   $('#arch-reset').addEventListener('click', () => {
     const next = clone();
     next.model.edits = {};
-    emit(next);
+    onChange(next);
   });
 
   $('#hardware').addEventListener('change', (e) => {
@@ -142,7 +141,7 @@ export function createForm(presets, { onChange }) {
     const next = clone();
     const count = kind === 'system' ? presets.systems[preset].count : next.machine.count;
     next.machine = { kind, preset, count };
-    emit(next);
+    onChange(next);
   });
 
   for (const [id, slot] of Object.entries(NUMBER_FIELDS)) {
@@ -153,7 +152,7 @@ export function createForm(presets, { onChange }) {
         const [obj, key] = slot(next);
         obj[key] = value;
       }
-      emit(next);
+      onChange(next);
     });
   }
 
@@ -161,14 +160,14 @@ export function createForm(presets, { onChange }) {
     $(`#${role}`).addEventListener('change', (e) => {
       const next = clone();
       next.workload.precision[role] = e.target.value;
-      emit(next);
+      onChange(next);
     });
   }
 
   $('#flash').addEventListener('change', (e) => {
     const next = clone();
     next.workload.flash_attention = e.target.checked;
-    emit(next);
+    onChange(next);
   });
 
   for (const name of ['split', 'decode', 'table']) {
@@ -176,7 +175,7 @@ export function createForm(presets, { onChange }) {
       radio.addEventListener('change', (e) => {
         const next = clone();
         next.view[name] = e.target.value;
-        emit(next);
+        onChange(next);
       });
     }
   }
