@@ -137,19 +137,18 @@ std::string JsonReader::string(const char* key) {
     return v.get<std::string>();
 }
 
-int JsonReader::choice(const char* key, std::initializer_list<const char*> allowed) {
-    const Json& v = required(key);
+int read_choice(const Json& v, const std::string& path, const std::vector<std::string>& allowed) {
     std::string list;
-    for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + "\"" + a + "\"";
-    if (v.is_string()) {
-        int i = 0;
-        for (const char* a : allowed) {
-            if (v.get<std::string>() == a) return i;
-            ++i;
-        }
-        throw InputError(path_of(key), "must be one of " + list + ", got \"" + v.get<std::string>() + "\"");
+    for (const auto& a : allowed) list += (list.empty() ? "\"" : ", \"") + a + "\"";
+    if (!v.is_string()) throw InputError(path, "must be one of " + list + ", got " + json_type_name(v));
+    for (std::size_t i = 0; i < allowed.size(); ++i) {
+        if (v.get<std::string>() == allowed[i]) return static_cast<int>(i);
     }
-    throw InputError(path_of(key), "must be one of " + list + ", got " + json_type_name(v));
+    throw InputError(path, "must be one of " + list + ", got \"" + v.get<std::string>() + "\"");
+}
+
+int JsonReader::choice(const char* key, std::initializer_list<const char*> allowed) {
+    return read_choice(required(key), path_of(key), std::vector<std::string>(allowed.begin(), allowed.end()));
 }
 
 int64_t JsonReader::integer_or(const char* key, int64_t min, int64_t max, int64_t fallback) {

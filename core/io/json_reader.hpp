@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "io/json.hpp"
 
@@ -55,6 +56,8 @@ private:
 // Stand-alone checks for values that are not object members (array items, roots).
 int64_t read_integer(const Json& v, const std::string& path, int64_t min, int64_t max);
 double read_number(const Json& v, const std::string& path, double min, double max);
+// Index of the string `v` in `allowed`.
+int read_choice(const Json& v, const std::string& path, const std::vector<std::string>& allowed);
 
 // JSON type name for messages ("string", "number", ...).
 const char* json_type_name(const Json& v);

@@ -63,13 +63,9 @@ Json resolve(PresetKind kind, const Json& value, const std::string& path) {
 }
 
 Precision read_precision(const Json& v, const std::string& path) {
-    std::string allowed;
-    for (Precision p : kAllPrecisions) allowed += std::string(allowed.empty() ? "" : ", ") + "\"" + std::string(to_string(p)) + "\"";
-    if (!v.is_string()) {
-        throw InputError(path, "must be one of " + allowed + ", got " + json_type_name(v));
-    }
-    if (auto p = precision_from_string(v.get<std::string>())) return *p;
-    throw InputError(path, "must be one of " + allowed + ", got \"" + v.get<std::string>() + "\"");
+    std::vector<std::string> names;
+    for (Precision p : kAllPrecisions) names.emplace_back(to_string(p));
+    return kAllPrecisions[read_choice(v, path, names)];
 }
 
 }  // namespace
