@@ -1,6 +1,8 @@
 // envelope — the command-line face of the core.
 //
-//   envelope eval SCENARIO.json     evaluate (use - for stdin); result JSON on stdout
+//   envelope eval [--compact] SCENARIO.json
+//                                   evaluate (use - for stdin); result JSON on stdout,
+//                                   indented, or on one line as the wasm module returns it
 //   envelope presets [--json]       list the built-in presets
 //   envelope --version | --help
 //
@@ -9,8 +11,6 @@
 // This is the only part of the project that touches files; core itself is I/O-free.
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 
 #include "api.hpp"
@@ -26,32 +26,36 @@ constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 
 const char* kUsage =
-    "usage: envelope eval SCENARIO.json   evaluate a scenario (- reads stdin)\n"
+    "usage: envelope eval [--compact] SCENARIO.json\n"
+    "                                     evaluate a scenario (- reads stdin)\n"
     "       envelope presets [--json]     list built-in presets (--json: full documents)\n"
     "       envelope --version\n";
 
-bool read_input(const std::string& name, std::string& out) {
-    if (name == "-") {
-        out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-        return true;
+// Reads at most max_bytes + 1 bytes, so that an endless input (/dev/zero, a pipe that
+// never closes its data) is refused by the parser's size limit instead of filling memory.
+bool read_input(const std::string& name, std::size_t max_bytes, std::string& out) {
+    std::ifstream file;
+    std::istream* in = &std::cin;
+    if (name != "-") {
+        file.open(name, std::ios::binary);
+        if (!file) return false;
+        in = &file;
     }
-    std::ifstream file(name, std::ios::binary);
-    if (!file) return false;
-    std::ostringstream text;
-    text << file.rdbuf();
-    out = text.str();
-    return true;
+    out.resize(max_bytes + 1);
+    in->read(out.data(), static_cast<std::streamsize>(out.size()));
+    out.resize(static_cast<std::size_t>(in->gcount()));
+    return !in->bad();
 }
 
-int eval(const std::string& name) {
+int eval(const std::string& name, bool compact) {
     std::string text;
-    if (!read_input(name, text)) {
+    if (!read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
         std::cerr << "envelope: cannot read " << name << "\n";
         return kExitBadInput;
     }
     try {
         const envelope::Json result = envelope::evaluate_document(envelope::parse_json_text(text));
-        std::cout << envelope::to_text(result, 2) << "\n";
+        std::cout << envelope::to_text(result, compact ? -1 : 2) << "\n";
         return kExitOk;
     } catch (const envelope::InputError& e) {
         std::cerr << "envelope: " << name << ": "
@@ -87,7 +91,8 @@ int presets(bool as_json) {
 
 int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "eval" && argc == 3) return eval(argv[2]);
+    if (cmd == "eval" && argc == 3) return eval(argv[2], false);
+    if (cmd == "eval" && argc == 4 && std::string(argv[2]) == "--compact") return eval(argv[3], true);
     if (cmd == "presets" && argc == 2) return presets(false);
     if (cmd == "presets" && argc == 3 && std::string(argv[2]) == "--json") return presets(true);
     if (cmd == "--version" && argc == 2) {

@@ -1,7 +1,8 @@
 #include "inference/evaluate.hpp"
 
-#include <cmath>
 #include <string>
+
+#include "common/format.hpp"
 
 #include "model/params.hpp"
 #include "ops/lower.hpp"
@@ -54,9 +55,8 @@ void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std
                       s.model.name + " was trained for (" + std::to_string(s.model.max_seq_len) + ")");
     }
     if (!mem.fits) {
-        out.push_back("does not fit: " + std::to_string(std::lround(mem.total_bytes / 1e9)) +
-                      " GB needed per chip, " + std::to_string(std::lround(mem.capacity_bytes / 1e9)) +
-                      " GB available");
+        out.push_back("does not fit: " + format_gb(mem.total_bytes) + " needed per chip, " +
+                      format_gb(mem.capacity_bytes) + " available");
     }
     if (s.system.count > w.parallelism.tp) {
         out.push_back(std::to_string(s.system.count - w.parallelism.tp) + " of " +

@@ -1,19 +1,13 @@
 #include "io/json_reader.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "common/error.hpp"
+#include "common/format.hpp"
 
 namespace envelope {
 
 namespace {
-
-std::string format_number(double v) {
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
 
 std::string range_text(double min, double max, bool integer) {
     if (integer) {

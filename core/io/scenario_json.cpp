@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/format.hpp"
 #include "inference/check.hpp"
 #include "io/json_reader.hpp"
 #include "io/names.hpp"
@@ -69,14 +70,6 @@ Precision read_precision(const Json& v, const std::string& path) {
 }
 
 }  // namespace
-
-Json parse_json_text(std::string_view text) {
-    try {
-        return Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
-        throw InputError("", std::string("not valid JSON: ") + e.what());
-    }
-}
 
 Model parse_model(const Json& value, const std::string& path) {
     const Json doc = resolve(PresetKind::model, value, path);
@@ -207,7 +200,7 @@ System parse_system(const Json& value, const std::string& path) {
             joined *= static_cast<double>(s.network.levels.back().size);
         }
         if (joined < static_cast<double>(s.count)) {
-            throw InputError(net_path, "levels join " + std::to_string(static_cast<int64_t>(joined)) +
+            throw InputError(net_path, "levels join " + format_number(joined, 15) +
                                            " chips, fewer than system.count = " + std::to_string(s.count));
         }
     } else if (s.count > 1) {

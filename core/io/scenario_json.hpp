@@ -6,6 +6,7 @@
 // an inline object, or an object with "preset" plus fields that override the preset's.
 // Every field, its unit, range and default is listed in core/SCHEMA.md.
 #include "io/json.hpp"
+#include "io/json_parse.hpp"
 #include "scenario.hpp"
 
 namespace envelope {
@@ -13,9 +14,6 @@ namespace envelope {
 // Parse and validate a whole scenario, resolving presets and checking that the parts
 // fit together (inference/check.hpp). Throws InputError naming the field.
 Scenario parse_scenario(const Json& doc);
-
-// Parse JSON text (syntax errors become InputError with an empty path).
-Json parse_json_text(std::string_view text);
 
 Model parse_model(const Json& value, const std::string& path);
 Chip parse_chip(const Json& value, const std::string& path);

@@ -91,3 +91,53 @@ test('usage errors exit 2; --version prints the version', () => {
   assert.equal(v.status, 0);
   assert.match(v.stdout, /^envelope \d+\.\d+\.\d+/);
 });
+
+// The hostile documents of issue 5, each a regression test of a defect found on main:
+// every one is bad input (exit 2, the field on stderr, nothing on stdout).
+const valid = (workload) => JSON.stringify({
+  model: 'llama-2-7b', system: { chip: 'h100-sxm', count: 1 },
+  workload: { batch: 1, input_tokens: 16, output_tokens: 16, precision: 'bf16', ...workload },
+});
+const hostile = [
+  // 1. 100,000 nested arrays crashed the CLI with SIGSEGV (exit 139).
+  ['100,000 nested arrays', `{"x":${'['.repeat(100000)}${']'.repeat(100000)},"y":1}`, 'x[0]', /nests deeper than 64/],
+  // 2. one object with 100,000 keys took 8 s (quadratic insertion); 1,000,001 keys in a
+  //    larger document never finished.
+  ['100,000 keys in one object', `{"model":{${Array.from({ length: 100000 }, (_, i) => `"k${i}":1`).join(',')}}}`,
+    '', /larger than the limit of 1048576 bytes/],
+  ['1,001 keys in one object', `{"model":{${Array.from({ length: 1001 }, (_, i) => `"k${i}":1`).join(',')}}}`,
+    'model', /more than 1000 keys/],
+  // 4. a number beyond double range was an "internal error" with exit 1.
+  ['1e400', '{"model": 1e400}', 'model', /must be a preset name or an object, got number/],
+  ['batch 1e400', valid({ batch: 1 }).replace('"batch":1', '"batch":1e400'), 'workload.batch',
+    /must be an integer in \[1, 10000000\], got a number beyond \+1.8e308/],
+  // 6. text after a NUL byte was ignored (exit 0).
+  ['NUL then garbage', `${valid({})}\u0000garbage`, '', /NUL byte at offset/],
+  // 7. a duplicate key was accepted, the last one winning.
+  ['duplicate key', valid({}).replace('"batch":1', '"batch":1,"batch":64'), 'workload.batch', /given twice/],
+];
+for (const [name, text, field, message] of hostile) {
+  test(`hostile input (${name}) exits 2 with the field on stderr and nothing on stdout`, () => {
+    const r = run(['eval', '-'], text);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.ok(r.stderr.startsWith(`envelope: -: ${field ? `${field}` : ''}`), r.stderr.slice(0, 200));
+    assert.match(r.stderr, message);
+  });
+}
+
+test('an endless input is cut at the size limit, not read into memory', () => {
+  const r = spawnSync(cli, ['eval', '/dev/zero'], { encoding: 'utf8', timeout: 10000 });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /larger than the limit/);
+});
+
+test('the "does not fit" warning of the page link in issue 5 prints a positive size (was negative)', () => {
+  const r = run(['eval', '-'], JSON.stringify({
+    model: 'llama-2-70b', system: 'dgx-h100',
+    workload: { batch: 1000000, input_tokens: 100000000, output_tokens: 100000000, parallelism: { tp: 8 }, precision: 'bf16' },
+  }));
+  assert.equal(r.status, 0, r.stderr);
+  const warning = JSON.parse(r.stdout).warnings.find((w) => w.startsWith('does not fit'));
+  assert.match(warning, /^does not fit: \d(\.\d+)?e\+10 GB needed per chip, 80 GB available$/);
+});

@@ -1,0 +1,39 @@
+// Numbers in messages come from doubles: a size beyond 2^63 (or 2^31 on wasm32) never
+// wraps to a negative number.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <string>
+
+#include "api.hpp"
+#include "common/format.hpp"
+
+using namespace envelope;
+
+TEST_CASE("format_gb and format_number keep the sign and the magnitude of any double") {
+    CHECK(format_gb(17.25e9) == "17.2 GB");
+    CHECK(format_gb(80e9) == "80 GB");
+    CHECK(format_gb(9.3e27) == "9.3e+18 GB");   // was -9223372036854775808 GB natively
+    CHECK(format_gb(2.2e18) == "2.2e+09 GB");   // was -2147483648 GB in wasm
+    CHECK(format_number(0.5) == "0.5");
+    CHECK(format_number(1048576, 15) == "1048576");
+    CHECK(format_number(std::numeric_limits<double>::infinity()) == "a number beyond +1.8e308");
+    CHECK(format_number(std::numeric_limits<double>::quiet_NaN()) == "not a number");
+}
+
+TEST_CASE("the 'does not fit' warning of an enormous scenario prints a positive size") {
+    // The page link of issue 5: batch 10^6, 10^8 prompt and 10^8 generated tokens. The KV
+    // cache alone is 2 · 80 layers · 128 (one KV head per chip) · 2 B · 10^6 · 2·10^8
+    // = 8.19e18 B per chip, so the total is above 8e9 GB.
+    const std::string text = R"({"model": "llama-2-70b", "system": "dgx-h100",
+        "workload": {"batch": 1000000, "input_tokens": 100000000, "output_tokens": 100000000,
+                     "parallelism": {"tp": 8}, "precision": "bf16"}})";
+    const Json out = Json::parse(evaluate_json(text));
+    REQUIRE(out["ok"] == true);
+    std::string warning;
+    for (const auto& w : out["warnings"]) {
+        if (w.get<std::string>().rfind("does not fit", 0) == 0) warning = w.get<std::string>();
+    }
+    CHECK(warning.find("e+10 GB needed per chip, 80 GB available") != std::string::npos);
+    CHECK(warning.find('-') == std::string::npos);
+}

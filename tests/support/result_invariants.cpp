@@ -1,0 +1,74 @@
+#include "result_invariants.hpp"
+
+#include <cmath>
+#include <regex>
+
+#include "io/json.hpp"
+
+namespace envelope::test {
+
+namespace {
+
+// First non-finite or negative number under `v`, as "path = value"; empty if none.
+std::string bad_number(const Json& v, const std::string& where) {
+    if (v.is_number()) {
+        const double x = v.get<double>();
+        if (!std::isfinite(x) || x < 0) return where + " = " + v.dump();
+        return "";
+    }
+    if (v.is_array()) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (auto bad = bad_number(v[i], where + "[" + std::to_string(i) + "]"); !bad.empty()) return bad;
+        }
+    } else if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            if (auto bad = bad_number(it.value(), where + "." + it.key()); !bad.empty()) return bad;
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string check_answer(std::string_view answer) {
+    Json r;
+    try {
+        r = Json::parse(answer);
+    } catch (const std::exception& e) {
+        return std::string("the answer is not JSON: ") + e.what();
+    }
+    if (!r.is_object() || !r.contains("ok") || !r["ok"].is_boolean()) return "no boolean \"ok\"";
+    if (!r["ok"].get<bool>()) {
+        const Json& e = r["error"];
+        if (!e.is_object() || !e["path"].is_string() || !e["message"].is_string()) return "malformed error";
+        if (e["message"].get<std::string>().empty()) return "empty error message";
+        return "";
+    }
+    if (auto bad = bad_number(r, "result"); !bad.empty()) return "non-finite or negative: " + bad;
+    for (const Json& w : r["warnings"]) {
+        const std::string text = w.get<std::string>();
+        if (std::regex_search(text, std::regex(R"((^|[ (=])-[0-9]|\b(nan|inf)\b)", std::regex::icase))) {
+            return "a negative or non-finite number in a warning: " + text;
+        }
+    }
+
+    const Json& sum = r["summary"];
+    const double output = r["scenario"]["workload"]["output_tokens"].get<double>();
+    for (auto it = sum.begin(); it != sum.end(); ++it) {
+        const bool may_be_null = it.key() == "tpot_s" && output == 1;
+        if (it.value().is_null() != may_be_null) return "summary." + it.key() + " is " + it.value().dump();
+    }
+    const double ttft = sum["ttft_s"].get<double>();
+    if (!(ttft > 0)) return "ttft_s is not positive";
+    if (sum["e2e_latency_s"].get<double>() < ttft) return "e2e_latency_s < ttft_s";
+
+    const Json& m = r["memory"];
+    const double parts = m["weights_bytes"].get<double>() + m["kv_cache_bytes"].get<double>() +
+                         m["activation_bytes"].get<double>();
+    const double total = m["total_bytes"].get<double>();
+    if (std::abs(parts - total) > 1e-9 * total) return "memory parts do not sum to the total";
+    if (r["phases"]["decode"]["steps"].get<double>() != output - 1) return "decode steps != output - 1";
+    return "";
+}
+
+}  // namespace envelope::test
