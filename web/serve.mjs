@@ -1,58 +1,81 @@
-// A small static file server for the built site (dev.sh serve, and the browser tests).
+// The static server for the built site (dev.sh serve, and the browser tests).
 //   node web/serve.mjs DIR [PORT]   — serves DIR on http://127.0.0.1:PORT/ and prints the URL
-// Only GET/HEAD of files under DIR; .wasm is served as application/wasm so
-// WebAssembly.instantiateStreaming works.
+//
+// Files are served by sirv (npm), which indexes DIR once at start-up and answers from that
+// index, so no request path ever reaches the file system. Around it: GET and HEAD only, a
+// malformed path is a 400, a failing handler answers 500 and the server keeps running, and
+// every response carries the page's own Content-Security-Policy (read from DIR/index.html,
+// so it has one definition) with nosniff and no-referrer.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sirv from 'sirv';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-};
+// The CSP of the page's <meta http-equiv="Content-Security-Policy">, or a strict default.
+function pageCsp(dir) {
+  try {
+    const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    const meta = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i);
+    if (meta) return meta[1];
+  } catch {
+    // no index.html: fall through to the default
+  }
+  return "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+}
+
+// A path that cannot name a file: undecodable escapes, NUL or other control characters,
+// backslashes, or a ".." segment.
+export function isBadPath(rawUrl) {
+  let pathname;
+  try {
+    pathname = decodeURIComponent(new URL(rawUrl, 'http://x').pathname);
+  } catch {
+    return true;
+  }
+  return /[\u0000-\u001f\u007f\\]/.test(pathname) || pathname.split('/').includes('..');
+}
 
 export function startServer(dir, port = 0, host = '127.0.0.1') {
   const root = path.resolve(dir);
+  const headers = {
+    'content-security-policy': pageCsp(root),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+  const files = sirv(root, {
+    dev: false,
+    dotfiles: false,
+    etag: true,
+    setHeaders: (res) => res.setHeader('cache-control', 'no-cache'),
+  });
+  const plain = (res, status, text) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+  };
+
   const server = http.createServer((req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end();
+      res.setHeader('allow', 'GET, HEAD');
+      plain(res, 405, 'method not allowed');
       return;
     }
-    let rel;
+    if (isBadPath(req.url)) {
+      plain(res, 400, 'bad path');
+      return;
+    }
     try {
-      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      res.writeHead(400).end();
-      return;
+      files(req, res, () => plain(res, 404, 'not found'));
+    } catch (error) {
+      console.error(`serve: ${req.url}: ${error?.message ?? error}`);
+      if (!res.headersSent) plain(res, 500, 'internal error');
+      else res.destroy();
     }
-    if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.join(root, rel);
-    if (!file.startsWith(root + path.sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    fs.stat(file, (err, st) => {
-      if (err || !st.isFile()) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'content-length': st.size,
-        'cache-control': 'no-cache',
-      });
-      if (req.method === 'HEAD') res.end();
-      else fs.createReadStream(file).pipe(res);
-    });
+  });
+  // A malformed request never reaches the handler: answer it and drop the connection.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
