@@ -249,6 +249,19 @@ test('a malformed hash explains itself and falls back to the default scenario', 
   await assertClean(page);
 });
 
+test('a number beyond double range in a link names the allowed range at its field', async () => {
+  // Before: #batch=1e400 was sent as null and the page said "is required".
+  // No result can be shown (the first evaluation fails), so this page is opened by hand.
+  const hostile = await context.newPage();
+  await hostile.goto(`${base}#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&batch=1e400&input=2048&output=256&precision=bf16&flash=on`);
+  await hostile.locator('#batch-error').waitFor({ state: 'visible', timeout: 10000 });
+  const message = await hostile.textContent('#batch-error');
+  assert.match(message, /an integer in \[1, 10000000\]/);
+  assert.doesNotMatch(message, /required/);
+  assert.match(await hostile.evaluate(() => location.hash), /batch=1e999/);
+  await hostile.close();
+});
+
 test('without its engine the page says it needs WebAssembly', async () => {
   const broken = await context.newPage();
   await broken.route('**/envelope.mjs', (route) => route.fulfill({ status: 404, body: 'gone' }));

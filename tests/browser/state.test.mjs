@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
-import { fromScenario, toScenario, matchingScenario } from '../../web/js/scenario.js';
+import { fromScenario, toScenario, matchingScenario, scenarioText } from '../../web/js/scenario.js';
 import * as fmt from '../../web/js/format.js';
 
 function load(kind) {
@@ -78,4 +78,22 @@ test('formatters pick units and never print NaN, undefined or Infinity', () => {
       assert.equal(f(bad), fmt.DASH, `${f.name}(${String(bad)})`);
     }
   }
+});
+
+test('a number beyond double range in a link reaches the engine as a literal beyond range, not null', () => {
+  // Before: #batch=1e400 became Infinity, JSON.stringify wrote null, and the engine said
+  // "is required" instead of naming the allowed range.
+  const { state, error } = fromHash('#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&batch=1e400&input=-1e999&output=8&precision=bf16&flash=on', presets);
+  assert.equal(error, null);
+  assert.equal(state.workload.batch, Infinity);
+  const text = scenarioText(toScenario(state));
+  assert.match(text, /"batch":1e999,/);
+  assert.match(text, /"input_tokens":-1e999,/);
+  assert.doesNotMatch(text, /null/);
+  // The hash keeps it out of range, and it still reads back.
+  assert.match(toHash(state), /batch=1e999&input=-1e999/);
+  assert.equal(fromHash(toHash(state), presets).state.workload.batch, Infinity);
+  // A string that looks like the marker stays a string.
+  assert.deepEqual(JSON.parse(scenarioText({ name: '~inf0~+', b: 2 })), { name: '~inf0~+', b: 2 });
+  assert.equal(scenarioText({ name: '~inf0~+', b: Infinity }), '{"name":"~inf0~+","b":1e999}');
 });

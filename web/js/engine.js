@@ -1,6 +1,7 @@
 // Loads the WebAssembly engine and wraps it in a small object API:
 //   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
 import { ENGINE_DIR } from './build-info.js';
+import { scenarioText } from './scenario.js';
 
 export const LOAD_TIMEOUT_MS = 20000;
 
@@ -37,7 +38,7 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     version: presets.version,
     presets,
     evaluate(scenario) {
-      return JSON.parse(mod.evaluate(JSON.stringify(scenario)));
+      return JSON.parse(mod.evaluate(scenarioText(scenario)));
     },
   };
 }

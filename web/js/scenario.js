@@ -26,6 +26,27 @@ export function toScenario(state) {
   };
 }
 
+// JSON text of a scenario for the engine. JSON has no infinity, and JSON.stringify writes
+// it as null, which the engine would report as "is required"; a number beyond double range
+// (a link with batch=1e400) goes out as a literal beyond range instead, so that the engine
+// names the field's allowed range. ±Infinity is swapped for a marker string that occurs
+// nowhere else in the text, and the quoted marker then becomes the literal.
+export function scenarioText(scenario) {
+  const plain = JSON.stringify(scenario);
+  let tag = 0;
+  while (plain.includes(`~inf${tag}~`)) tag += 1;
+  const marker = (v) => `~inf${tag}~${v > 0 ? '+' : '-'}`;
+  return JSON.stringify(scenario, (_key, v) => (typeof v === 'number' && !Number.isFinite(v) ? marker(v) : v))
+    .replaceAll(`"${marker(1)}"`, '1e999')
+    .replaceAll(`"${marker(-1)}"`, '-1e999');
+}
+
+// A number as the page writes it into a link: beyond double range it stays beyond range.
+export function numberText(v) {
+  if (Number.isFinite(v)) return String(v);
+  return v > 0 ? '1e999' : '-1e999';
+}
+
 function presetKey(ref) {
   if (typeof ref === 'string') return ref;
   if (ref && typeof ref.preset === 'string') return ref.preset;

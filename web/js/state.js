@@ -9,7 +9,7 @@
 //    [&table=decode&split=bound&decode=step]   (view options, only when not the default)
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included; only unreadable hashes fall back to the default.
-import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario } from './scenario.js';
+import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, numberText } from './scenario.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -33,12 +33,12 @@ export function toHash(state) {
   for (const field of ARCH_FIELDS) {
     if (field in state.model.edits) {
       const v = state.model.edits[field];
-      q.set(field, typeof v === 'boolean' ? onOff(v) : String(v));
+      q.set(field, typeof v === 'boolean' ? onOff(v) : numberText(v));
     }
   }
   q.set(state.machine.kind === 'chip' ? 'chip' : 'system', state.machine.preset);
-  q.set('chips', String(state.machine.count));
-  for (const [key, field] of Object.entries(WORKLOAD_KEYS)) q.set(key, String(state.workload[field]));
+  q.set('chips', numberText(state.machine.count));
+  for (const [key, field] of Object.entries(WORKLOAD_KEYS)) q.set(key, numberText(state.workload[field]));
   const p = state.workload.precision;
   if (p.weights === p.kv_cache && p.kv_cache === p.activations) q.set('precision', p.weights);
   else for (const role of PRECISION_ROLES) q.set(role, p[role]);
