@@ -5,6 +5,9 @@
 #   ./dev.sh test           install what is missing, build everything, run every test
 #   ./dev.sh bench          build natively and in wasm, run the benchmarks
 #   ./dev.sh build          build native + wasm + site without testing
+#   ./dev.sh sanitize       unit tests built with clang, ASan and UBSan
+#   ./dev.sh fuzz [SECONDS] the libFuzzer harness under ASan + UBSan (default 60 s;
+#                           `./dev.sh fuzz 3600` for a long run; findings land in build/sanitize/fuzz)
 #
 # It targets Debian 12 and installs missing packages with apt (as root, or via sudo).
 set -euo pipefail
@@ -24,9 +27,10 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# Each entry: a check (command or file) and the Debian package that provides it.
+# Each entry: a check (command or file) and the Debian package that provides it. Extras:
+# "browser" (Chromium, for the page tests), "sanitizers" (clang and its libFuzzer).
 ensure_packages() {
-  local want_browser=$1 missing=()
+  local extras=" $* " missing=()
   command -v cmake >/dev/null || missing+=(cmake)
   command -v g++ >/dev/null || missing+=(g++)
   command -v make >/dev/null || missing+=(make)
@@ -35,8 +39,13 @@ ensure_packages() {
   command -v npm >/dev/null || missing+=(npm)
   [ -f /usr/include/nlohmann/json.hpp ] || missing+=(nlohmann-json3-dev)
   [ -f /usr/include/doctest/doctest.h ] || missing+=(doctest-dev)
-  if [ "$want_browser" = yes ]; then
+  if [[ $extras == *" browser "* ]]; then
     command -v chromium >/dev/null || missing+=(chromium)
+  fi
+  if [[ $extras == *" sanitizers "* ]]; then
+    command -v clang++ >/dev/null || missing+=(clang)
+    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+      missing+=(libclang-rt-14-dev)
   fi
   if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
@@ -84,10 +93,40 @@ build_site() {
   cp web/node_modules/echarts/LICENSE "$site/vendor/echarts.LICENSE.txt"
 }
 
+# One clang build for the sanitizer tests and the fuzzer: ASan + UBSan everywhere (any
+# report aborts), coverage instrumentation for libFuzzer, the harness linked with it.
+SANITIZE_FLAGS="-fsanitize=address,undefined,float-divide-by-zero -fno-sanitize-recover=all -fno-omit-frame-pointer -D_GLIBCXX_ASSERTIONS"
+build_sanitize() {
+  log "sanitizer build (clang, ASan + UBSan, libFuzzer)"
+  CC=clang CXX=clang++ cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENVELOPE_FUZZ=ON \
+    -DCMAKE_CXX_FLAGS="$SANITIZE_FLAGS -fsanitize=fuzzer-no-link" \
+    -DCMAKE_EXE_LINKER_FLAGS="$SANITIZE_FLAGS" >/dev/null
+  cmake --build build/sanitize -j"$JOBS" --target core_tests fuzz_evaluate
+}
+
+run_sanitized_tests() {
+  log "unit tests under ASan + UBSan"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build/sanitize --output-on-failure -j"$JOBS"
+}
+
+run_fuzz() {
+  local seconds=$1 dir=build/sanitize/fuzz
+  log "fuzzing evaluate_json for ${seconds} s (ASan + UBSan)"
+  node tests/fuzz/seeds.mjs "$dir"
+  mkdir -p "$dir/findings"
+  ASAN_OPTIONS=detect_leaks=1 build/sanitize/fuzz_evaluate "$dir/corpus" \
+    -dict="$dir/envelope.dict" -max_total_time="$seconds" -max_len=8192 -timeout=2 \
+    -rss_limit_mb=2048 -artifact_prefix="$dir/findings/" -print_final_stats=1 2>&1 |
+    grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY|invariant broken|Done )' || true
+  # grep hides libFuzzer's progress lines; its exit status is what counts.
+  return "${PIPESTATUS[0]}"
+}
+
 # ---- commands ----------------------------------------------------------------------
 
 cmd_build() {
-  ensure_packages no
+  ensure_packages
   build_native
   build_wasm
   build_site
@@ -95,7 +134,7 @@ cmd_build() {
 
 cmd_serve() {
   local port=${1:-${PORT:-8000}}
-  ensure_packages no
+  ensure_packages
   build_wasm
   build_site
   log "serving"
@@ -103,19 +142,35 @@ cmd_serve() {
 }
 
 cmd_test() {
-  ensure_packages yes
+  ensure_packages browser sanitizers
   ensure_npm tests
   build_native
   build_wasm
   build_site
   log "unit tests (doctest via ctest)"
   ctest --test-dir build/native --output-on-failure -j"$JOBS"
-  log "CLI, wasm and browser tests (node --test)"
-  node --test --test-reporter=spec tests/cli/*.test.mjs tests/wasm/*.test.mjs tests/browser/*.test.mjs
+  log "CLI, wasm, server and browser tests (node --test)"
+  node --test --test-reporter=spec tests/cli/*.test.mjs tests/wasm/*.test.mjs tests/web/*.test.mjs \
+    tests/browser/*.test.mjs
+  build_sanitize
+  run_sanitized_tests
+  run_fuzz 60
+}
+
+cmd_sanitize() {
+  ensure_packages sanitizers
+  build_sanitize
+  run_sanitized_tests
+}
+
+cmd_fuzz() {
+  ensure_packages sanitizers
+  build_sanitize
+  run_fuzz "${1:-60}"
 }
 
 cmd_bench() {
-  ensure_packages no
+  ensure_packages
   build_native
   build_wasm
   log "native benchmark"
@@ -129,5 +184,7 @@ case "${1:-}" in
   test) cmd_test ;;
   bench) cmd_bench ;;
   build) cmd_build ;;
-  *) echo "usage: ./dev.sh serve [PORT] | test | bench | build" >&2; exit 2 ;;
+  sanitize) cmd_sanitize ;;
+  fuzz) shift; cmd_fuzz "$@" ;;
+  *) echo "usage: ./dev.sh serve [PORT] | test | bench | build | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
 esac

@@ -5,11 +5,14 @@
 //                                  argument whatsoever; it never throws
 //   presets()          -> string   all presets as JSON text
 //   version()          -> string
+//   heapInUse()        -> number   bytes the module's allocator has handed out and not
+//                                  freed (mallinfo().uordblks): leak checks and benchmarks
 //
 // Strings cross the boundary rather than numbers so that nothing is coerced silently
 // (embind turns 'abc' into NaN for a double parameter); nlohmann parses and core
 // validates every field.
 #include <emscripten/bind.h>
+#include <malloc.h>
 #include <emscripten/val.h>
 
 #include <string>
@@ -36,10 +39,13 @@ std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
 
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("evaluate", &evaluate);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);
+    emscripten::function("heapInUse", &heap_in_use);
 }

@@ -121,5 +121,40 @@ int main() {
     std::printf("\nsweep: %zu configurations in %.2f ms = %.0f evaluations/s (%.2f us each)\n", grid.size(),
                 sweep_s * 1e3, static_cast<double>(grid.size()) / sweep_s,
                 sweep_s / static_cast<double>(grid.size()) * 1e6);
+
+    // Hostile documents (issue 5): the parser's limits keep every one linear in its size.
+    // Each is timed through the public entry point (parse, then the error value).
+    const auto keys = [](int n, int per_object) {
+        std::string t = "[";
+        for (int i = 0; i < n; ++i) {
+            if (i % per_object == 0) t += (i ? "},{" : "{");
+            else t += ",";
+            t += "\"k" + std::to_string(i % per_object) + "\":1";
+        }
+        return t + "}]";
+    };
+    const struct {
+        const char* name;
+        std::string text;
+        JsonLimits limits;
+    } hostile[] = {
+        {"1,000,000 keys in one object (12 MB, case-file limits)", keys(1000000, 1000000), kCaseFileLimits},
+        {"80,000 keys in objects of 1,000 (accepted)", keys(80000, 1000), kScenarioLimits},
+        {"100,000 nested arrays", "{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}",
+         kScenarioLimits},
+    };
+    std::printf("\nhostile documents (parse to tree or to the error):\n");
+    for (const auto& h : hostile) {
+        const double t = median_seconds(
+            [&] {
+                try {
+                    g_sink = g_sink + static_cast<double>(parse_json_text(h.text, h.limits).size());
+                } catch (const std::exception& e) {
+                    g_sink = g_sink + 1;
+                }
+            },
+            5, 0.05);
+        std::printf("  %-58s %9.2f ms  (%zu bytes)\n", h.name, t * 1e3, h.text.size());
+    }
     return g_sink > 0 ? 0 : 1;
 }
