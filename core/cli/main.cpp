@@ -3,6 +3,9 @@
 //   envelope eval [--compact] SCENARIO.json
 //                                   evaluate (use - for stdin); result JSON on stdout,
 //                                   indented, or on one line as the wasm module returns it
+//   envelope validate [--json] CASES.json
+//                                   predict every measured case of a file (the format of
+//                                   presets/measured/FORMAT.md) and score the predictions
 //   envelope presets [--json]       list the built-in presets
 //   envelope --version | --help
 //
@@ -17,6 +20,7 @@
 #include "common/error.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
+#include "validation/validate.hpp"
 #include "version.hpp"
 
 namespace {
@@ -28,6 +32,8 @@ constexpr int kExitBadInput = 2;
 const char* kUsage =
     "usage: envelope eval [--compact] SCENARIO.json\n"
     "                                     evaluate a scenario (- reads stdin)\n"
+    "       envelope validate [--json] CASES.json\n"
+    "                                     score the model on measured cases (presets/measured/cases.json)\n"
     "       envelope presets [--json]     list built-in presets (--json: full documents)\n"
     "       envelope --version\n";
 
@@ -67,6 +73,30 @@ int eval(const std::string& name, bool compact) {
     }
 }
 
+// Exit 0 whenever the file is readable JSON: a case that cannot be predicted is skipped
+// with its reason, never an error.
+int validate(const std::string& name, bool as_json) {
+    std::string text;
+    if (!read_input(name, envelope::kCaseFileLimits.max_bytes, text)) {
+        std::cerr << "envelope: cannot read " << name << "\n";
+        return kExitBadInput;
+    }
+    try {
+        const envelope::ValidationReport report =
+            envelope::validate_cases(envelope::parse_json_text(text, envelope::kCaseFileLimits));
+        if (as_json) std::cout << envelope::to_text(envelope::to_json(report), 2) << "\n";
+        else std::cout << envelope::to_text(report);
+        return kExitOk;
+    } catch (const envelope::InputError& e) {
+        std::cerr << "envelope: " << name << ": "
+                  << (e.path().empty() ? std::string() : e.path() + ": ") << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "envelope: internal error: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}
+
 int presets(bool as_json) {
     if (as_json) {
         std::cout << envelope::presets_json() << "\n";
@@ -93,6 +123,9 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "eval" && argc == 3) return eval(argv[2], false);
     if (cmd == "eval" && argc == 4 && std::string(argv[2]) == "--compact") return eval(argv[3], true);
+    if (cmd == "validate" && argc == 3) return validate(argv[2], false);
+    if (cmd == "validate" && argc == 4 && std::string(argv[2]) == "--json") return validate(argv[3], true);
+    if (cmd == "validate" && argc == 4 && std::string(argv[3]) == "--json") return validate(argv[2], true);
     if (cmd == "presets" && argc == 2) return presets(false);
     if (cmd == "presets" && argc == 3 && std::string(argv[2]) == "--json") return presets(true);
     if (cmd == "--version" && argc == 2) {

@@ -71,6 +71,15 @@ void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std
 
 }  // namespace
 
+InferenceMemory inference_memory_of(const Scenario& s) {
+    const Model& m = s.model;
+    const InferenceWorkload& w = s.workload;
+    const TpShard shard = shard_for_tp(m, w.parallelism.tp);
+    return inference_memory(
+        s, lower_forward(LowerInput{m, shard, w.precision, prefill_pass(w.batch, w.input_tokens), w.flash_attention}),
+        lower_forward(LowerInput{m, shard, w.precision, decode_pass(w.batch), w.flash_attention}));
+}
+
 InferenceResult evaluate_inference(const Scenario& s) {
     const Model& m = s.model;
     const InferenceWorkload& w = s.workload;

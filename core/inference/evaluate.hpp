@@ -18,4 +18,7 @@ namespace envelope {
 // common behaviour of inference engines for TP all-reduces on the critical path.
 InferenceResult evaluate_inference(const Scenario& s);
 
+// Only the memory part of evaluate_inference (no timing).
+InferenceMemory inference_memory_of(const Scenario& s);
+
 }  // namespace envelope

@@ -9,6 +9,9 @@ foreach(rel IN LISTS files)
   get_filename_component(folder "${rel}" DIRECTORY)
   get_filename_component(key "${rel}" NAME_WE)
   file(READ "${PRESETS_DIR}/${rel}" text)
+  # Line breaks and indentation go (JSON strings cannot hold a raw line break, so no value
+  # changes): the bundled measured cases shrink by a third.
+  string(REGEX REPLACE "\n[ ]*" "" text "${text}")
   string(APPEND body "    {\"${folder}\", \"${key}\", R\"envelope_preset(${text})envelope_preset\"},\n")
   math(EXPR count "${count} + 1")
 endforeach()

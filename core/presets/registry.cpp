@@ -25,11 +25,25 @@ const Json& all_presets() {
         }
         for (std::size_t i = 0; i < embedded_presets::kCount; ++i) {
             const auto& e = embedded_presets::kEntries[i];
-            all[e.folder][e.key] = Json::parse(e.text);
+            if (all.contains(e.folder)) all[e.folder][e.key] = Json::parse(e.text);
         }
         return all;
     }();
     return presets;
+}
+
+const Json& measured_document(std::string_view key) {
+    static const Json measured = [] {
+        Json all = Json::object();
+        for (std::size_t i = 0; i < embedded_presets::kCount; ++i) {
+            const auto& e = embedded_presets::kEntries[i];
+            if (std::string_view(e.folder) == "measured") all[e.key] = Json::parse(e.text);
+        }
+        return all;
+    }();
+    static const Json none = Json::array();
+    const auto it = measured.find(std::string(key));
+    return it == measured.end() ? none : *it;
 }
 
 const Json* find_preset(PresetKind kind, std::string_view key) {

@@ -24,4 +24,9 @@ std::vector<std::string> preset_keys(PresetKind kind);
 // {"models": {key: document, ...}, "chips": ..., "systems": ..., "scenarios": ...}
 const Json& all_presets();
 
+// The published measurements bundled from presets/measured/ (the format of
+// presets/measured/FORMAT.md): "cases" (an array of measured cases) and "chips" (the spec
+// sheet they refer to). An empty array for an unknown key.
+const Json& measured_document(std::string_view key);
+
 }  // namespace envelope

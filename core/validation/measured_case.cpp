@@ -1,0 +1,223 @@
+#include "validation/measured_case.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "common/format.hpp"
+#include "presets/registry.hpp"
+
+namespace envelope {
+
+namespace {
+
+struct Metric {
+    const char* name;
+    const char* kind;  // the kind of case that carries it
+};
+
+// Every metric FORMAT.md lists, and the kind of case whose prediction gives it.
+constexpr Metric kMetrics[] = {
+    {"step_time_s", "training"},
+    {"tflops_per_gpu", "training"},
+    {"mfu", "training"},
+    {"activation_gib_per_gpu", "memory"},
+    {"ttft_ms", "inference"},
+    {"tpot_ms", "inference"},
+    {"e2e_latency_ms", "inference"},
+    {"output_tokens_per_s", "inference"},
+    {"output_tokens_per_s_per_gpu", "inference"},
+    {"input_tokens_per_s_per_gpu", "inference"},
+    {"gemm_tflops", "gemm"},
+    {"time_us", "collective"},
+    {"algbw_gbps", "collective"},
+    {"busbw_gbps", "collective"},
+};
+
+[[noreturn]] void skip(const std::string& reason) { throw SkipCase(reason); }
+
+const Json& member(const Json& obj, const char* key, const std::string& where) {
+    if (!obj.is_object()) skip(where + " is not an object");
+    const auto it = obj.find(key);
+    if (it == obj.end()) skip(where + "." + key + " is missing");
+    return *it;
+}
+
+const Json* optional_member(const Json& obj, const char* key) {
+    if (!obj.is_object()) return nullptr;
+    const auto it = obj.find(key);
+    return it == obj.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string text(const Json& obj, const char* key, const std::string& where) {
+    const Json& v = member(obj, key, where);
+    if (!v.is_string()) skip(where + "." + key + " is not a string");
+    return v.get<std::string>();
+}
+
+double number(const Json& obj, const char* key, const std::string& where) {
+    const Json& v = member(obj, key, where);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) {
+        skip(where + "." + key + (v.is_null() ? " is null" : " is not a number"));
+    }
+    return v.get<double>();
+}
+
+int64_t count(const Json& obj, const char* key, const std::string& where) {
+    const double x = number(obj, key, where);
+    if (x < 1 || x > 1e9 || x != std::floor(x)) skip(where + "." + key + " is not a positive integer");
+    return static_cast<int64_t>(x);
+}
+
+// The chip presets are keyed by the lower-cased keys of presets/measured/chips.json
+// ("H100-SXM" → "h100-sxm").
+std::string chip_preset(const Json& hardware) {
+    std::string key = text(hardware, "chip", "hardware");
+    std::transform(key.begin(), key.end(), key.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!find_preset(PresetKind::chip, key)) skip("no chip preset for " + text(hardware, "chip", "hardware"));
+    return key;
+}
+
+// The chip, with the case's scale-up bandwidth where it gives one (a fact of that system).
+Json chip_of(const Json& hardware) {
+    Json chip = {{"preset", chip_preset(hardware)}};
+    if (const Json* bw = optional_member(hardware, "scale_up_gbps"); bw && bw->is_number()) {
+        chip["scale_up_gbps"] = *bw;
+    }
+    return chip;
+}
+
+Json model_of(const Json& m) {
+    if (!m.is_object()) skip("the case has no model");
+    if (optional_member(m, "moe")) skip("needs mixture of experts (moe), not modelled yet");
+    if (optional_member(m, "mla")) skip("needs multi-head latent attention (mla), not modelled yet");
+    if (!optional_member(m, "vocab")) {
+        skip("a layer-level benchmark (no embedding or LM head) is not modelled yet");
+    }
+    Json out = {{"name", text(m, "name", "model")}};
+    for (const char* key : {"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"}) {
+        out[key] = count(m, key, "model");
+    }
+    const Json& gated = member(m, "gated_ffn", "model");
+    if (!gated.is_boolean()) skip("model.gated_ffn is not true or false");
+    out["gated_ffn"] = gated;
+    if (const Json* tied = optional_member(m, "tied_embeddings"); tied && tied->is_boolean()) {
+        out["tied_embeddings"] = *tied;
+    }
+    return out;
+}
+
+// Inference: one replica of tp chips; dp replicas make the job.
+void read_inference(const Json& doc, MeasuredCase& c) {
+    const Json& hw = member(doc, "hardware", "case");
+    const Json& inf = member(doc, "inference", "case");
+    for (const char* dim : {"pp", "ep"}) {
+        if (const Json* v = optional_member(inf, dim); v && !(v->is_number() && v->get<double>() == 1)) {
+            skip(std::string(dim) == "pp" ? "needs pipeline parallelism (pp > 1), not modelled yet"
+                                          : "needs expert parallelism (ep > 1), not modelled yet");
+        }
+    }
+    const std::string mode = optional_member(inf, "mode") ? text(inf, "mode", "inference") : "static";
+    const Json* batch = optional_member(inf, "batch");
+    if (mode == "offline_max_throughput" && !batch) {
+        c.max_batch = true;
+    } else if (mode != "static" && mode != "offline_max_throughput") {
+        skip("inference mode \"" + mode + "\" is not modelled yet");
+    } else if (!batch) {
+        skip("inference.batch is null in a static run");
+    }
+    const int64_t tp = optional_member(inf, "tp") ? count(inf, "tp", "inference") : 1;
+    c.replicas = optional_member(inf, "dp") ? count(inf, "dp", "inference") : 1;
+    c.job_chips = count(hw, "count", "hardware");
+
+    // A null precision means "not stated": weights and activations default to bf16, the KV
+    // cache to the activation format (fp8 serving recipes quantize the KV cache with the
+    // activations: TensorRT-LLM's FP8 checkpoints and Intel Neural Compressor's fp8
+    // recipes both do).
+    const auto format = [&](const char* key, const std::string& fallback) {
+        const Json* v = optional_member(inf, key);
+        return v ? text(inf, key, "inference") : fallback;
+    };
+    const std::string activations = format("activation_precision", "bf16");
+    const std::string weights = format("weight_precision", activations);
+    const std::string kv_cache = format("kv_precision", activations);
+
+    c.scenario = {
+        {"name", c.id},
+        {"model", model_of(member(doc, "model", "case"))},
+        {"system", {{"chip", chip_of(hw)}, {"count", tp}}},
+        {"workload",
+         {{"batch", batch ? count(inf, "batch", "inference") : 1},
+          {"input_tokens", count(inf, "input_tokens", "inference")},
+          {"output_tokens", count(inf, "output_tokens", "inference")},
+          {"parallelism", {{"tp", tp}}},
+          {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};
+}
+
+void read_gemm(const Json& doc, MeasuredCase& c) {
+    const Json& g = member(doc, "gemm", "case");
+    c.m = count(g, "m", "gemm");
+    c.n = count(g, "n", "gemm");
+    c.k = count(g, "k", "gemm");
+    c.dtype = text(g, "dtype", "gemm");
+    c.scenario = {{"system", {{"chip", chip_of(member(doc, "hardware", "case"))}, {"count", 1}}}};
+}
+
+void read_collective(const Json& doc, MeasuredCase& c) {
+    const Json& hw = member(doc, "hardware", "case");
+    const Json& col = member(doc, "collective", "case");
+    c.op = text(col, "op", "collective");
+    c.bytes = number(col, "bytes", "collective");
+    c.ranks = count(hw, "count", "hardware");
+    const int64_t per_node = count(hw, "per_node", "hardware");
+    if (c.ranks > per_node) skip("a collective across network levels (multi-node) is not modelled yet");
+    if (const Json* a = optional_member(col, "algorithm"); a && a->is_string()) {
+        const std::string algo = a->get<std::string>();
+        if (algo != "ring" && algo != "nvls") skip("collective algorithm \"" + algo + "\" is not modelled");
+    }
+    c.scenario = {{"system", {{"chip", chip_of(hw)}, {"count", c.ranks}}}};
+}
+
+}  // namespace
+
+bool is_known_metric(const std::string& name) {
+    return std::any_of(std::begin(kMetrics), std::end(kMetrics),
+                       [&](const Metric& m) { return name == m.name; });
+}
+
+MeasuredCase read_measured_case(const Json& doc) {
+    if (!doc.is_object()) skip("the case is not an object");
+    MeasuredCase c;
+    c.id = optional_member(doc, "id") && doc["id"].is_string() ? doc["id"].get<std::string>() : "";
+    if (c.id.empty()) skip("the case has no id");
+    if (const Json* inc = optional_member(doc, "incomplete"); inc && inc->is_boolean() && inc->get<bool>()) {
+        skip("marked incomplete: it lacks something a prediction needs");
+    }
+    c.kind = text(doc, "kind", "case");
+    c.source = optional_member(doc, "source") && doc["source"].is_string() ? doc["source"].get<std::string>() : "";
+    c.primary = text(doc, "primary", "case");
+    const auto metric = std::find_if(std::begin(kMetrics), std::end(kMetrics),
+                                     [&](const Metric& m) { return c.primary == m.name; });
+    if (metric == std::end(kMetrics)) skip("unknown metric \"" + c.primary + "\"");
+    if (c.kind != metric->kind) skip("metric " + c.primary + " does not belong to a " + c.kind + " case");
+    c.measured = number(member(doc, "measured", "case"), c.primary.c_str(), "measured");
+    if (!(c.measured > 0)) skip("measured." + c.primary + " is not positive");
+
+    if (c.kind == "training" || c.kind == "memory") skip("needs training, not modelled yet");
+    if (c.kind == "inference") {
+        c.what = CaseKind::inference;
+        read_inference(doc, c);
+    } else if (c.kind == "gemm") {
+        c.what = CaseKind::gemm;
+        read_gemm(doc, c);
+    } else if (c.kind == "collective") {
+        c.what = CaseKind::collective;
+        read_collective(doc, c);
+    } else {
+        skip("unknown kind \"" + c.kind + "\"");
+    }
+    return c;
+}
+
+}  // namespace envelope
