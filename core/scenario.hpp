@@ -2,6 +2,7 @@
 // Everything one evaluation needs, with presets already resolved.
 #include <string>
 
+#include "engine/engine.hpp"
 #include "hardware/system.hpp"
 #include "model/model.hpp"
 #include "workload/inference.hpp"
@@ -14,6 +15,7 @@ struct Scenario {
     Model model;
     System system;
     InferenceWorkload workload;
+    Engine engine;            // the serving software (preset "default" when not given)
 };
 
 }  // namespace envelope

@@ -103,7 +103,8 @@ int presets(bool as_json) {
         return kExitOk;
     }
     using envelope::PresetKind;
-    for (PresetKind kind : {PresetKind::model, PresetKind::chip, PresetKind::system, PresetKind::scenario}) {
+    for (PresetKind kind : {PresetKind::model, PresetKind::chip, PresetKind::system, PresetKind::engine,
+                            PresetKind::scenario}) {
         std::cout << envelope::preset_folder(kind) << ":\n";
         for (const auto& key : envelope::preset_keys(kind)) {
             const envelope::Json* doc = envelope::find_preset(kind, key);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/precision.hpp"
+#include "network/network.hpp"
 
 namespace envelope {
 
@@ -25,8 +26,17 @@ struct Chip {
     double hbm_gb = 0;                // capacity, decimal GB
     double hbm_tb_s = 0;              // peak bandwidth, decimal TB/s
     double sram_mb = 0;               // on-chip last-level memory (L2 / Infinity Cache / SRAM)
+    std::string scale_up_name;        // what joins the chips of its scale-up domain
     double scale_up_gbps = 0;         // per-chip scale-up bandwidth, one direction, GB/s
     double scale_up_latency_us = 0;   // per-step latency of a scale-up collective, µs
+    double scale_up_call_latency_us = 0;        // fixed cost of one collective call, µs
+    double in_network_reduction_latency_us = 0; // the smallest NVLS all-reduce, µs
+    int64_t in_network_reduction_min_chips = 2; // the smallest group NCCL uses NVLS for
+    // The chip's standard scale-up domain (the default network of a system that gives
+    // none): how its links join (an NVSwitch, or a direct link to every peer on the
+    // board) and how many chips one domain holds (0: as many as the system has).
+    Topology scale_up_topology = Topology::switch_;
+    int64_t scale_up_size = 0;
     double scale_out_gbps = 0;        // per-chip share of the node's NICs, one direction, GB/s
     double tdp_w = 0;
 
@@ -36,6 +46,28 @@ struct Chip {
     double matrix_efficiency_default = 0;
     double memory_efficiency = 0;     // achievable fraction of hbm_tb_s
     double scale_up_efficiency = 0;   // achievable fraction of scale_up_gbps for large messages
+    double in_network_reduction_efficiency = 0;  // NVLS on the scale-up switch (0: none)
+
+    // ---- the realism layer (perf/realism.hpp); zero values switch a mechanism off ----
+
+    // GEMM kernels tile their output in tile_m × tile_n blocks spread over compute_units
+    // (SMs, CUs, MMEs); a GEMM runs in whole waves of tiles, and each tile's main loop
+    // carries a fixed prologue/epilogue worth gemm_k_overhead steps of its K loop.
+    int64_t compute_units = 0;
+    int64_t gemm_tile_m = 0;
+    int64_t gemm_tile_n = 0;
+    double gemm_k_overhead = 0;
+    // Fixed device time of a kernel besides its roofline time (launch latency, pipeline
+    // ramp-up, the tail of its last wave, the epilogue), µs: for GEMM and attention
+    // kernels, and for the small elementwise ones.
+    double gemm_overhead_us = 0;
+    double kernel_overhead_us = 0;
+    // Fraction of HBM bandwidth GEMM kernels reach when they stream their operands (below
+    // a plain copy's: few output tiles keep few compute units pulling data); 0: `memory`.
+    double gemm_memory_efficiency = 0;
+    // Fused attention (FlashAttention) reaches this fraction of the matrix peak; 0: the
+    // matrix efficiency.
+    double attention_efficiency = 0;
 
     std::optional<double> peak(Precision p) const {
         return peak_tflops[static_cast<std::size_t>(p)];

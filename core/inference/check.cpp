@@ -56,7 +56,7 @@ void check_inference(const Scenario& s) {
     const PrecisionPlan& p = s.workload.precision;
     check_math_format(s.system.chip, p.activations, "workload.precision.activations", p.weights,
                       "workload.precision.weights", "linear layers");
-    check_math_format(s.system.chip, p.activations, "workload.precision.activations", p.kv_cache,
+    check_math_format(s.system.chip, p.residual, "workload.precision.residual", p.kv_cache,
                       "workload.precision.kv_cache", "attention");
 }
 

@@ -15,8 +15,8 @@ namespace {
 
 // Time a pass's ops over decode contexts first..last (prefill: a single pass, 0..0) and
 // fill the phase report. Per-op numbers are per execution, averaged over the steps.
-PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, int64_t first,
-                       int64_t last) {
+PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, const TimingContext& ctx,
+                       int64_t first, int64_t last) {
     PhaseReport phase;
     phase.steps = last >= first ? last - first + 1 : 0;
     if (phase.steps == 0) return phase;  // e.g. decode when only one token is generated
@@ -25,7 +25,7 @@ PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, int64_t fi
     for (const Op& op : ops) {
         const NetworkLevel* level =
             op.cls == OpClass::collective ? level_for_group(sys.network, op.group) : nullptr;
-        const TimeSum t = sum_over_context(roofs_of(op, sys.chip, level), first, last);
+        const TimeSum t = sum_over_context(roofs_of(op, level, ctx), first, last);
 
         OpReport r;
         r.name = op.name;
@@ -71,46 +71,70 @@ void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std
 
 }  // namespace
 
-InferenceMemory inference_memory_of(const Scenario& s) {
+namespace {
+
+struct Lowered {
+    std::vector<Op> prefill;
+    std::vector<Op> decode;
+};
+
+Lowered lower_inference(const Scenario& s) {
     const Model& m = s.model;
     const InferenceWorkload& w = s.workload;
     const TpShard shard = shard_for_tp(m, w.parallelism.tp);
-    return inference_memory(
-        s, lower_forward(LowerInput{m, shard, w.precision, prefill_pass(w.batch, w.input_tokens), w.flash_attention}),
-        lower_forward(LowerInput{m, shard, w.precision, decode_pass(w.batch), w.flash_attention}));
+    const int64_t allocated = w.input_tokens + w.output_tokens;
+    const Pass prefill = prefill_pass(w.batch, w.input_tokens, allocated);
+    const Pass decode = decode_pass(w.batch, allocated);
+    return {lower_forward(LowerInput{m, shard, w.precision, prefill, s.engine, w.flash_attention}),
+            lower_forward(LowerInput{m, shard, w.precision, decode, s.engine, w.flash_attention})};
 }
 
-InferenceResult evaluate_inference(const Scenario& s) {
-    const Model& m = s.model;
+// Prefill yields output token 1. Decode step k (1 … output−1) feeds output token k, which
+// sits at position L = input + k and attends over L tokens.
+struct Phases {
+    PhaseReport prefill;
+    PhaseReport decode;
+};
+Phases time_phases(const Lowered& ops, const Scenario& s, TimingModel model) {
+    const TimingContext ctx{s.system.chip, s.engine, model};
     const InferenceWorkload& w = s.workload;
-    const TpShard shard = shard_for_tp(m, w.parallelism.tp);
+    return {time_phase(ops.prefill, s.system, ctx, 0, 0),
+            time_phase(ops.decode, s.system, ctx, w.input_tokens + 1, w.input_tokens + w.output_tokens - 1)};
+}
 
-    const Pass prefill = prefill_pass(w.batch, w.input_tokens);
-    const Pass decode = decode_pass(w.batch);
-    const std::vector<Op> prefill_ops =
-        lower_forward(LowerInput{m, shard, w.precision, prefill, w.flash_attention});
-    const std::vector<Op> decode_ops =
-        lower_forward(LowerInput{m, shard, w.precision, decode, w.flash_attention});
-
-    InferenceResult r;
-    r.prefill = time_phase(prefill_ops, s.system, 0, 0);
-    // Prefill yields output token 1. Decode step k (1 … output−1) feeds output token k,
-    // which sits at position L = input + k and attends over L tokens.
-    r.decode = time_phase(decode_ops, s.system, w.input_tokens + 1,
-                          w.input_tokens + w.output_tokens - 1);
-    r.memory = inference_memory(s, prefill_ops, decode_ops);
-
-    InferenceSummary& sum = r.summary;
+InferenceSummary summarize(const Phases& p, const Scenario& s) {
+    const InferenceWorkload& w = s.workload;
+    InferenceSummary sum;
     sum.chips = w.parallelism.tp;
-    sum.params = count_params(m).total(m.layers);
-    sum.ttft_s = r.prefill.time_s;
-    if (r.decode.steps > 0) sum.tpot_s = r.decode.time_s / static_cast<double>(r.decode.steps);
-    sum.e2e_latency_s = r.prefill.time_s + r.decode.time_s;
+    sum.params = count_params(s.model).total(s.model.layers);
+    sum.ttft_s = p.prefill.time_s;
+    if (p.decode.steps > 0) sum.tpot_s = p.decode.time_s / static_cast<double>(p.decode.steps);
+    sum.e2e_latency_s = p.prefill.time_s + p.decode.time_s;
     const double batch = static_cast<double>(w.batch);
     sum.output_tokens_per_s = batch * static_cast<double>(w.output_tokens) / sum.e2e_latency_s;
     sum.output_tokens_per_s_per_chip = sum.output_tokens_per_s / static_cast<double>(sum.chips);
     sum.prefill_tokens_per_s = batch * static_cast<double>(w.input_tokens) / sum.ttft_s;
+    return sum;
+}
 
+}  // namespace
+
+InferenceMemory inference_memory_of(const Scenario& s) {
+    const Lowered ops = lower_inference(s);
+    return inference_memory(s, ops.prefill, ops.decode);
+}
+
+InferenceResult evaluate_inference(const Scenario& s) {
+    const Lowered ops = lower_inference(s);
+    Phases expected = time_phases(ops, s, TimingModel::expected);
+
+    InferenceResult r;
+    r.summary = summarize(expected, s);
+    // The roofline bound: the same operators with ideal timing.
+    r.roofline = summarize(time_phases(ops, s, TimingModel::roofline), s);
+    r.prefill = std::move(expected.prefill);
+    r.decode = std::move(expected.decode);
+    r.memory = inference_memory(s, ops.prefill, ops.decode);
     add_warnings(s, r.memory, r.warnings);
     return r;
 }

@@ -7,9 +7,12 @@ namespace envelope {
 
 namespace {
 
+// The engine admits the batch: its KV cache fits the engine's budget (and so does the
+// whole, since the budget is a fraction of what weights and activations leave).
 bool fits(Scenario s, int64_t batch) {
     s.workload.batch = batch;
-    return inference_memory_of(s).fits;
+    const InferenceMemory m = inference_memory_of(s);
+    return m.kv_cache_bytes <= m.kv_budget_bytes;
 }
 
 }  // namespace

@@ -50,7 +50,8 @@ struct InferenceSummary {
 };
 
 struct InferenceResult {
-    InferenceSummary summary;
+    InferenceSummary summary;   // expected: with the realism layer (perf/realism.hpp)
+    InferenceSummary roofline;  // the bound: what the hardware allows (perf/roofline.hpp)
     PhaseReport prefill;
     PhaseReport decode;
     InferenceMemory memory;

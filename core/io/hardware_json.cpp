@@ -13,6 +13,17 @@ namespace envelope {
 
 using namespace limits;
 
+namespace {
+
+constexpr const char* kTopologies[] = {"switch", "ring", "fully_connected"};
+constexpr Topology kTopologyValues[] = {Topology::switch_, Topology::ring, Topology::fully_connected};
+
+Topology read_topology(const Json& v, const std::string& path) {
+    return kTopologyValues[read_choice(v, path, {std::begin(kTopologies), std::end(kTopologies)})];
+}
+
+}  // namespace
+
 Chip parse_chip(const Json& value, const std::string& path) {
     const Json doc = resolve_preset(PresetKind::chip, value, path);
     JsonReader r(doc, path);
@@ -36,8 +47,16 @@ Chip parse_chip(const Json& value, const std::string& path) {
     c.hbm_gb = r.number("hbm_gb", kTiny, 1e7);
     c.hbm_tb_s = r.number("hbm_tb_s", kTiny, 1e5);
     c.sram_mb = r.number_or("sram_mb", 0, 1e7, 0);
+    c.scale_up_name = r.string_or("scale_up_name", "scale-up");
     c.scale_up_gbps = r.number("scale_up_gbps", 0, 1e7);
     c.scale_up_latency_us = r.number("scale_up_latency_us", 0, 1e6);
+    c.scale_up_call_latency_us = r.number_or("scale_up_call_latency_us", 0, 1e6, 0);
+    c.in_network_reduction_latency_us = r.number_or("in_network_reduction_latency_us", 0, 1e6, 0);
+    c.in_network_reduction_min_chips = r.integer_or("in_network_reduction_min_chips", 2, kMaxChips, 2);
+    if (r.has("scale_up_topology")) {
+        c.scale_up_topology = read_topology(r.value("scale_up_topology"), r.path_of("scale_up_topology"));
+    }
+    c.scale_up_size = r.integer_or("scale_up_size", 0, kMaxChips, 0);
     c.scale_out_gbps = r.number_or("scale_out_gbps", 0, 1e7, 0);
     c.tdp_w = r.number_or("tdp_w", 0, 1e6, 0);
 
@@ -52,7 +71,22 @@ Chip parse_chip(const Json& value, const std::string& path) {
     matrix.finish();
     c.memory_efficiency = eff.number("memory", kTiny, 1);
     c.scale_up_efficiency = eff.number("scale_up", kTiny, 1);
+    c.attention_efficiency = eff.number_or("attention", 0, 1, 0);
+    c.in_network_reduction_efficiency = eff.number_or("in_network_reduction", 0, 1, 0);
     eff.finish();
+
+    if (const Json* k = r.optional_value("kernels")) {
+        JsonReader kr(*k, r.path_of("kernels"));
+        kr.string_or("source", "");
+        c.compute_units = kr.integer_or("compute_units", 0, 1'000'000, 0);
+        c.gemm_tile_m = kr.integer_or("gemm_tile_m", 0, 65'536, 0);
+        c.gemm_tile_n = kr.integer_or("gemm_tile_n", 0, 65'536, 0);
+        c.gemm_k_overhead = kr.number_or("gemm_k_overhead", 0, 1e6, 0);
+        c.gemm_overhead_us = kr.number_or("gemm_overhead_us", 0, 1e6, 0);
+        c.kernel_overhead_us = kr.number_or("kernel_overhead_us", 0, 1e6, 0);
+        c.gemm_memory_efficiency = kr.number_or("gemm_memory_efficiency", 0, 1, 0);
+        kr.finish();
+    }
     r.finish();
     return c;
 }
@@ -64,10 +98,17 @@ NetworkLevel parse_level(const Json& value, const std::string& path, std::size_t
     NetworkLevel l;
     l.name = r.string_or("name", "level " + std::to_string(index));
     l.size = r.integer("size", 1, kMaxChips);
-    l.topology = r.choice("topology", {"switch", "ring"}) == 1 ? Topology::ring : Topology::switch_;
+    l.topology = read_topology(r.value("topology"), r.path_of("topology"));
     l.bandwidth_gbps = r.number("bandwidth_gbps", kTiny, 1e7);
     l.latency_us = r.number("latency_us", 0, 1e6);
     l.efficiency = r.number("efficiency", kTiny, 1);
+    l.call_latency_us = r.number_or("call_latency_us", 0, 1e6, 0);
+    l.in_network_reduction_efficiency = r.number_or("in_network_reduction_efficiency", 0, 1, 0);
+    l.in_network_reduction_latency_us = r.number_or("in_network_reduction_latency_us", 0, 1e6, 0);
+    l.in_network_reduction_min_chips = r.integer_or("in_network_reduction_min_chips", 2, kMaxChips, 2);
+    if (l.in_network_reduction_efficiency > 0 && l.topology != Topology::switch_) {
+        throw InputError(r.path_of("in_network_reduction_efficiency"), "needs topology \"switch\"");
+    }
     r.finish();
     return l;
 }
@@ -77,12 +118,16 @@ NetworkLevel parse_level(const Json& value, const std::string& path, std::size_t
 // chip needs no network (an empty list).
 Network default_network(const Chip& chip, int64_t count) {
     NetworkLevel l;
-    l.name = "scale-up";
-    l.size = count;
-    l.topology = Topology::switch_;
+    l.name = chip.scale_up_name;
+    l.size = chip.scale_up_size > 0 ? chip.scale_up_size : count;
+    l.topology = chip.scale_up_topology;
     l.bandwidth_gbps = chip.scale_up_gbps;
     l.latency_us = chip.scale_up_latency_us;
     l.efficiency = chip.scale_up_efficiency;
+    l.call_latency_us = chip.scale_up_call_latency_us;
+    l.in_network_reduction_efficiency = chip.in_network_reduction_efficiency;
+    l.in_network_reduction_latency_us = chip.in_network_reduction_latency_us;
+    l.in_network_reduction_min_chips = chip.in_network_reduction_min_chips;
     return Network{{l}};
 }
 
@@ -122,6 +167,12 @@ System parse_system(const Json& value, const std::string& path) {
             throw InputError(r.path_of("network"),
                              "is required: chip " + s.chip.name + " has no scale_up_gbps to default to");
         }
+        if (s.chip.scale_up_size > 0 && s.count > s.chip.scale_up_size) {
+            throw InputError(r.path_of("count"),
+                             std::to_string(s.count) + " chips exceed the " + std::to_string(s.chip.scale_up_size) +
+                                 "-chip scale-up domain of " + s.chip.name +
+                                 "; systems of several domains need system.network with one level per tier");
+        }
         s.network = default_network(s.chip, s.count);
     }
     r.finish();
@@ -144,12 +195,30 @@ Json to_json(const Chip& c) {
                 {"hbm_gb", c.hbm_gb},
                 {"hbm_tb_s", c.hbm_tb_s},
                 {"sram_mb", c.sram_mb},
+                {"scale_up_name", c.scale_up_name},
                 {"scale_up_gbps", c.scale_up_gbps},
                 {"scale_up_latency_us", c.scale_up_latency_us},
+                {"scale_up_call_latency_us", c.scale_up_call_latency_us},
+                {"in_network_reduction_latency_us", c.in_network_reduction_latency_us},
+                {"in_network_reduction_min_chips", c.in_network_reduction_min_chips},
+                {"scale_up_topology", to_string(c.scale_up_topology)},
+                {"scale_up_size", c.scale_up_size},
                 {"scale_out_gbps", c.scale_out_gbps},
                 {"tdp_w", c.tdp_w},
                 {"efficiency",
-                 {{"matrix", matrix}, {"memory", c.memory_efficiency}, {"scale_up", c.scale_up_efficiency}}}};
+                 {{"matrix", matrix},
+                  {"memory", c.memory_efficiency},
+                  {"scale_up", c.scale_up_efficiency},
+                  {"attention", c.attention_efficiency},
+                  {"in_network_reduction", c.in_network_reduction_efficiency}}},
+                {"kernels",
+                 {{"compute_units", c.compute_units},
+                  {"gemm_tile_m", c.gemm_tile_m},
+                  {"gemm_tile_n", c.gemm_tile_n},
+                  {"gemm_k_overhead", c.gemm_k_overhead},
+                  {"gemm_overhead_us", c.gemm_overhead_us},
+                  {"kernel_overhead_us", c.kernel_overhead_us},
+                  {"gemm_memory_efficiency", c.gemm_memory_efficiency}}}};
 }
 
 Json to_json(const System& s) {
@@ -160,7 +229,11 @@ Json to_json(const System& s) {
                           {"topology", to_string(l.topology)},
                           {"bandwidth_gbps", l.bandwidth_gbps},
                           {"latency_us", l.latency_us},
-                          {"efficiency", l.efficiency}});
+                          {"efficiency", l.efficiency},
+                          {"call_latency_us", l.call_latency_us},
+                          {"in_network_reduction_efficiency", l.in_network_reduction_efficiency},
+                          {"in_network_reduction_latency_us", l.in_network_reduction_latency_us},
+                          {"in_network_reduction_min_chips", l.in_network_reduction_min_chips}});
     }
     return Json{{"name", s.name},
                 {"source", s.source},

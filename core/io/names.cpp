@@ -4,7 +4,14 @@ namespace envelope {
 
 const char* to_string(NormKind k) { return k == NormKind::layernorm ? "layernorm" : "rmsnorm"; }
 
-const char* to_string(Topology t) { return t == Topology::ring ? "ring" : "switch"; }
+const char* to_string(Topology t) {
+    switch (t) {
+        case Topology::ring: return "ring";
+        case Topology::switch_: return "switch";
+        case Topology::fully_connected: return "fully_connected";
+    }
+    return "";
+}
 
 const char* to_string(OpClass c) {
     switch (c) {
@@ -13,6 +20,7 @@ const char* to_string(OpClass c) {
         case OpClass::vector: return "vector";
         case OpClass::lookup: return "lookup";
         case OpClass::collective: return "collective";
+        case OpClass::host: return "host";
     }
     return "";
 }
@@ -22,6 +30,7 @@ const char* to_string(Bound b) {
         case Bound::compute: return "compute";
         case Bound::memory: return "memory";
         case Bound::network: return "network";
+        case Bound::overhead: return "overhead";
     }
     return "";
 }

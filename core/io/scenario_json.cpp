@@ -13,6 +13,7 @@ Scenario parse_scenario(const Json& doc) {
     s.model = parse_model(r.value("model"), "model");
     s.system = parse_system(r.value("system"), "system");
     s.workload = parse_workload(r.value("workload"), "workload");
+    s.engine = parse_engine(r.has("engine") ? r.value("engine") : Json("default"), "engine");
     r.finish();
     check_inference(s);
     return s;
@@ -27,6 +28,7 @@ Json to_json(const Scenario& s) {
     j["model"] = to_json(s.model);
     j["system"] = to_json(s.system);
     j["workload"] = to_json(s.workload);
+    j["engine"] = to_json(s.engine);
     return j;
 }
 

@@ -19,6 +19,7 @@ Model parse_model(const Json& value, const std::string& path);
 Chip parse_chip(const Json& value, const std::string& path);
 System parse_system(const Json& value, const std::string& path);
 InferenceWorkload parse_workload(const Json& value, const std::string& path);
+Engine parse_engine(const Json& value, const std::string& path);
 
 // The resolved scenario as JSON: every default filled in, presets expanded. Parsing
 // the output again gives the same scenario.
@@ -27,5 +28,6 @@ Json to_json(const Model& m);
 Json to_json(const Chip& c);
 Json to_json(const System& s);
 Json to_json(const InferenceWorkload& w);
+Json to_json(const Engine& e);
 
 }  // namespace envelope

@@ -31,11 +31,14 @@ InferenceWorkload parse_workload(const Json& value, const std::string& path) {
         // Shorthand: one format for weights, KV cache and activations.
         w.precision.weights = read_precision(prec, r.path_of("precision"));
         w.precision.kv_cache = w.precision.activations = w.precision.weights;
+        w.precision.residual = default_residual(w.precision.activations);
     } else {
         JsonReader pr(prec, r.path_of("precision"));
         w.precision.weights = read_precision(pr.value("weights"), pr.path_of("weights"));
         w.precision.kv_cache = read_precision(pr.value("kv_cache"), pr.path_of("kv_cache"));
         w.precision.activations = read_precision(pr.value("activations"), pr.path_of("activations"));
+        w.precision.residual = pr.has("residual") ? read_precision(pr.value("residual"), pr.path_of("residual"))
+                                                  : default_residual(w.precision.activations);
         pr.finish();
     }
     w.flash_attention = r.boolean_or("flash_attention", true);
@@ -54,7 +57,8 @@ Json to_json(const InferenceWorkload& w) {
                 {"precision",
                  {{"weights", std::string(to_string(w.precision.weights))},
                   {"kv_cache", std::string(to_string(w.precision.kv_cache))},
-                  {"activations", std::string(to_string(w.precision.activations))}}},
+                  {"activations", std::string(to_string(w.precision.activations))},
+                  {"residual", std::string(to_string(w.precision.residual))}}},
                 {"flash_attention", w.flash_attention}};
 }
 

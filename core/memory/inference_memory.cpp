@@ -37,15 +37,22 @@ InferenceMemory inference_memory(const Scenario& s, const std::vector<Op>& prefi
                          static_cast<double>(shard.kv_dim(m)) *
                          bytes_per_element(w.precision.kv_cache) * batch * context;
 
-    const double stream_tokens = batch * static_cast<double>(w.input_tokens);
-    const double stream = stream_tokens * static_cast<double>(m.hidden) *
-                          bytes_per_element(w.precision.activations);
-    mem.activation_bytes = stream + std::max(largest_working_set(prefill_ops, 0.0),
-                                             largest_working_set(decode_ops, context - 1));
+    // Prefill runs in chunks of at most the engine's prefill token budget (all prompts at
+    // once when it has none); a chunk's working set is that share of the whole batch's.
+    const double prompt_tokens = batch * static_cast<double>(w.input_tokens);
+    const double budget = static_cast<double>(s.engine.max_prefill_tokens);
+    const double chunk = budget > 0 && budget < prompt_tokens ? budget / prompt_tokens : 1.0;
+    const double h = static_cast<double>(m.hidden);
+    const double rb = bytes_per_element(w.precision.residual);
+    const double prefill_set = chunk * (prompt_tokens * h * rb + largest_working_set(prefill_ops, 0.0));
+    const double decode_set = batch * h * rb + largest_working_set(decode_ops, context - 1);
+    mem.activation_bytes = std::max(prefill_set, decode_set);
 
     mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
     mem.capacity_bytes = s.system.chip.hbm_gb * 1e9;
     mem.fits = mem.total_bytes <= mem.capacity_bytes;
+    mem.kv_budget_bytes = std::max(0.0, s.engine.kv_cache_memory_fraction *
+                                            (mem.capacity_bytes - mem.weights_bytes - mem.activation_bytes));
     return mem;
 }
 

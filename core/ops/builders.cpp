@@ -3,18 +3,19 @@
 namespace envelope::build {
 
 Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
-          Precision activations, bool bias) {
+          Precision inputs, Precision outputs, bool bias) {
     const double wb = bytes_per_element(weights);
-    const double ab = bytes_per_element(activations);
+    const double ab = bytes_per_element(inputs);
     Op op;
     op.name = name;
     op.cls = OpClass::matmul;
-    op.precision = wider(activations, weights);
+    op.precision = wider(inputs, weights);
     op.count = count;
     op.flops = constant(2.0 * tokens * k * n + (bias ? tokens * n : 0.0));
+    op.shape = MatmulShape{tokens, n, k};
     op.traffic.weights_read = constant((k * n + (bias ? n : 0.0)) * wb);
     op.traffic.activations_read = constant(tokens * k * ab);
-    op.traffic.activations_written = constant(tokens * n * ab);
+    op.traffic.activations_written = constant(tokens * n * bytes_per_element(outputs));
     return op;
 }
 

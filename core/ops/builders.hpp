@@ -5,10 +5,11 @@
 
 namespace envelope::build {
 
-// Dense GEMM [tokens × k] · [k × n] with a weight matrix of k × n (+ bias n).
+// Dense GEMM [tokens × k] · [k × n] with a weight matrix of k × n (+ bias n), its input
+// in format `inputs` and its output in `outputs` (an fp8 GEMM writes a 16-bit result).
 // FLOPs = 2·tokens·k·n (+ tokens·n for the bias add).
 Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
-          Precision activations, bool bias);
+          Precision inputs, Precision outputs, bool bias);
 
 // Elementwise/reduction kernel over `elements_in` read and `elements_out` written
 // activation elements, with `flops_per_out` operations per output element and

@@ -52,17 +52,27 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
     const double d = static_cast<double>(m.head_dim);
     const double heads = static_cast<double>(in.shard.heads);
     const double kv_heads = static_cast<double>(in.shard.kv_heads);
-    const double ab = bytes_per_element(in.precision.activations);
+    // Q, O and the scores are in the residual format; the math runs in the wider of it
+    // and the cache's format (an fp8 cache is converted on the fly).
+    const double ab = bytes_per_element(in.precision.residual);
     const double kvb = bytes_per_element(in.precision.kv_cache);
-    const Precision math = wider(in.precision.activations, in.precision.kv_cache);
+    const Precision math = wider(in.precision.residual, in.precision.kv_cache);
 
     const Affine context = p.cached_tokens + constant(n);           // tokens attended over
     const double q_elems = b * n * heads * d;                       // Q (and O) elements
-    const Affine kv_elems_one = (b * kv_heads * d) * context;       // K (or V) elements in cache
+    // K (or V) elements read from the cache: the filled part, or, for a static-shape engine
+    // in decode, every slot reserved for the sequence.
+    const bool decode = n == 1;
+    const bool whole_allocation = decode && in.engine.kv_read_allocated_length && p.allocated_tokens > 0;
+    const Affine kv_elems_one =
+        (b * kv_heads * d) * (whole_allocation ? constant(static_cast<double>(p.allocated_tokens)) : context);
+    // A decode kernel written for multi-head attention reads each KV head once per query
+    // head that uses it (heads / kv_heads times); a GQA-aware one once per group.
+    const double kv_reads = decode && !in.engine.kv_read_once_per_group ? heads / kv_heads : 1.0;
 
     // Append this pass's K and V to the cache (converting to the KV format).
     Op append = build::vector("kv_append", layers, constant(2 * b * n * kv_heads * d),
-                              constant(0), 0, in.precision.activations);
+                              constant(0), 0, in.precision.residual);
     append.traffic.kv_written = constant(2 * b * n * kv_heads * d * kvb);
     out.push_back(append);
 
@@ -74,7 +84,7 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
         a.count = layers;
         a.flops = (4 * b * heads * d) * causal_pairs(p);  // 2 for Q·Kᵀ + 2 for P·V per pair
         a.traffic.activations_read = constant(q_elems * ab);
-        a.traffic.kv_read = (2 * kvb) * kv_elems_one;
+        a.traffic.kv_read = (2 * kvb * kv_reads) * kv_elems_one;
         a.traffic.activations_written = constant(q_elems * ab);
         out.push_back(a);
         return;
@@ -88,12 +98,12 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
     qk.count = layers;
     qk.flops = (2 * d) * scores;
     qk.traffic.activations_read = constant(q_elems * ab);
-    qk.traffic.kv_read = kvb * kv_elems_one;
+    qk.traffic.kv_read = (kvb * kv_reads) * kv_elems_one;
     qk.traffic.activations_written = ab * scores;
     out.push_back(qk);
 
     out.push_back(build::vector("softmax", layers, scores, scores, elementwise_flops::kSoftmax,
-                                in.precision.activations));
+                                in.precision.residual));
 
     Op pv;
     pv.name = "attn_context";
@@ -102,7 +112,7 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
     pv.count = layers;
     pv.flops = (2 * d) * scores;
     pv.traffic.activations_read = ab * scores;
-    pv.traffic.kv_read = kvb * kv_elems_one;
+    pv.traffic.kv_read = (kvb * kv_reads) * kv_elems_one;
     pv.traffic.activations_written = constant(q_elems * ab);
     out.push_back(pv);
 }
@@ -117,42 +127,42 @@ void lower_dense_layer(const LowerInput& in, std::vector<Op>& out) {
     const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
     const double h = static_cast<double>(m.hidden);
     const Affine stream = constant(tokens * h);  // elements of the [T × h] residual stream
-    const double ab = bytes_per_element(pr.activations);
+    const double rb = bytes_per_element(pr.residual);
     const int64_t tp = s.tp;
 
     out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(m.norm),
-                                pr.activations, norm_params(m), pr.weights));
+                                pr.residual, norm_params(m), pr.weights));
     out.push_back(build::matmul("qkv_proj", layers, tokens, h,
                                 static_cast<double>(s.q_dim(m) + 2 * s.kv_dim(m)), pr.weights,
-                                pr.activations, m.linear_bias));
+                                pr.activations, pr.residual, m.linear_bias));
     lower_attention(in, out);
     out.push_back(build::matmul("out_proj", layers, tokens, static_cast<double>(s.q_dim(m)), h,
-                                pr.weights, pr.activations, m.linear_bias));
+                                pr.weights, pr.activations, pr.residual, m.linear_bias));
     if (tp > 1) {
         out.push_back(build::collective("attn_allreduce", layers, CollectiveKind::all_reduce,
-                                        constant(tokens * h * ab), tp, pr.activations));
+                                        constant(tokens * h * rb), tp, pr.residual));
     }
     out.push_back(build::vector("attn_residual", layers, 2 * stream, stream,
-                                elementwise_flops::kResidualAdd, pr.activations));
+                                elementwise_flops::kResidualAdd, pr.residual));
 
     const double ffn = static_cast<double>(s.ffn);
     const double up_width = (m.gated_ffn ? 2.0 : 1.0) * ffn;
     out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(m.norm),
-                                pr.activations, norm_params(m), pr.weights));
+                                pr.residual, norm_params(m), pr.weights));
     out.push_back(build::matmul("mlp_up", layers, tokens, h, up_width, pr.weights,
-                                pr.activations, m.linear_bias));
+                                pr.activations, pr.residual, m.linear_bias));
     out.push_back(build::vector("mlp_act", layers, constant(tokens * up_width),
                                 constant(tokens * ffn),
                                 m.gated_ffn ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,
-                                pr.activations));
+                                pr.residual));
     out.push_back(build::matmul("mlp_down", layers, tokens, ffn, h, pr.weights, pr.activations,
-                                m.linear_bias));
+                                pr.residual, m.linear_bias));
     if (tp > 1) {
         out.push_back(build::collective("mlp_allreduce", layers, CollectiveKind::all_reduce,
-                                        constant(tokens * h * ab), tp, pr.activations));
+                                        constant(tokens * h * rb), tp, pr.residual));
     }
     out.push_back(build::vector("mlp_residual", layers, 2 * stream, stream,
-                                elementwise_flops::kResidualAdd, pr.activations));
+                                elementwise_flops::kResidualAdd, pr.residual));
 }
 
 }  // namespace envelope

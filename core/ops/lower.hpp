@@ -2,6 +2,7 @@
 // Lowering: model + pass → the operators one chip executes.
 #include <vector>
 
+#include "engine/engine.hpp"
 #include "model/model.hpp"
 #include "ops/op.hpp"
 #include "ops/pass.hpp"
@@ -16,6 +17,7 @@ struct LowerInput {
     const TpShard& shard;
     const PrecisionPlan& precision;
     const Pass& pass;
+    const Engine& engine;
     bool flash_attention = true;
 };
 
@@ -27,6 +29,9 @@ void lower_dense_layer(const LowerInput& in, std::vector<Op>& out);
 void lower_model_head(const LowerInput& in, std::vector<Op>& out);
 // ... and after the last (final norm, LM head for the tokens that need logits).
 void lower_model_tail(const LowerInput& in, std::vector<Op>& out);
+
+// The engine's host time for one forward pass (an op of class host).
+void lower_engine_step(const LowerInput& in, std::vector<Op>& out);
 
 // The whole forward pass, in execution order.
 std::vector<Op> lower_forward(const LowerInput& in);

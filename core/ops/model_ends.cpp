@@ -20,16 +20,16 @@ void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
     Op embed;
     embed.name = "embedding";
     embed.cls = OpClass::lookup;
-    embed.precision = pr.activations;
+    embed.precision = pr.residual;
     embed.count = 1;
     embed.traffic.weights_read = constant(tokens / static_cast<double>(tp) * h *
                                           bytes_per_element(pr.weights));
-    embed.traffic.activations_written = constant(tokens * h * bytes_per_element(pr.activations));
+    embed.traffic.activations_written = constant(tokens * h * bytes_per_element(pr.residual));
     out.push_back(embed);
     if (tp > 1) {
         out.push_back(build::collective("embed_allreduce", 1, CollectiveKind::all_reduce,
-                                        constant(tokens * h * bytes_per_element(pr.activations)),
-                                        tp, pr.activations));
+                                        constant(tokens * h * bytes_per_element(pr.residual)),
+                                        tp, pr.residual));
     }
 }
 
@@ -45,19 +45,19 @@ void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
     out.push_back(build::vector("final_norm", 1, constant(tokens * h), constant(tokens * h),
                                 m.norm == NormKind::layernorm ? elementwise_flops::kLayerNorm
                                                               : elementwise_flops::kRmsNorm,
-                                pr.activations, norm_params, pr.weights));
+                                pr.residual, norm_params, pr.weights));
     // Logits only for the tokens that sample the next token: the last prompt token in
     // prefill, the new token in decode.
     out.push_back(build::matmul("lm_head", 1, logit_tokens, h,
                                 static_cast<double>(in.shard.vocab), pr.weights, pr.activations,
-                                false));
+                                pr.residual, false));
     if (tp > 1) {
         // Gathers every chip's (padded) vocabulary shard of the logits.
         const double padded_vocab = static_cast<double>(in.shard.vocab * tp);
         out.push_back(build::collective(
             "logits_allgather", 1, CollectiveKind::all_gather,
-            constant(logit_tokens * padded_vocab * bytes_per_element(pr.activations)), tp,
-            pr.activations));
+            constant(logit_tokens * padded_vocab * bytes_per_element(pr.residual)), tp,
+            pr.residual));
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/affine.hpp"
 #include "common/precision.hpp"
+#include "network/collective_kind.hpp"
 
 namespace envelope {
 
@@ -17,9 +18,17 @@ enum class OpClass {
     vector,      // elementwise / reduction on the vector units
     lookup,      // gather (embedding rows)
     collective,  // communication between chips
+    host,        // host-side time of the serving engine per forward pass (scheduling,
+                 // sampling, synchronisation): no device work
 };
 
-enum class CollectiveKind { none, all_reduce, all_gather };
+// The problem size of a GEMM, C[m × n] = A[m × k] · B[k × n] (zero for other ops): what
+// the realism layer needs to know how well the chip's GEMM kernels fill its compute units.
+struct MatmulShape {
+    double m = 0;
+    double n = 0;
+    double k = 0;
+};
 
 // HBM traffic of one execution on one chip, split by what is moved. All affine in the
 // decode context length L (constant for prefill).
@@ -42,6 +51,7 @@ struct Op {
     double count = 1;             // executions per forward pass (layers for per-layer ops)
     Affine flops;                 // per execution, per chip
     Traffic traffic;              // per execution, per chip
+    MatmulShape shape;            // matmul ops: the GEMM's dimensions
     CollectiveKind collective = CollectiveKind::none;
     Affine message_bytes;         // collectives: size of the full buffer on each chip
     int64_t group = 1;            // collectives: chips taking part

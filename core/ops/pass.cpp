@@ -2,12 +2,12 @@
 
 namespace envelope {
 
-Pass prefill_pass(int64_t batch, int64_t input_tokens) {
-    return Pass{batch, input_tokens, constant(0.0), 1};
+Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens) {
+    return Pass{batch, input_tokens, constant(0.0), 1, allocated_tokens};
 }
 
-Pass decode_pass(int64_t batch) {
-    return Pass{batch, 1, Affine{-1.0, 1.0}, 1};  // cached = L − 1
+Pass decode_pass(int64_t batch, int64_t allocated_tokens) {
+    return Pass{batch, 1, Affine{-1.0, 1.0}, 1, allocated_tokens};  // cached = L − 1
 }
 
 }  // namespace envelope

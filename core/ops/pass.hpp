@@ -17,10 +17,11 @@ struct Pass {
     int64_t new_tokens = 1;     // tokens per sequence processed in this pass
     Affine cached_tokens;       // tokens per sequence already in the KV cache (affine in L)
     int64_t logit_tokens = 1;   // tokens per sequence whose logits are computed
+    int64_t allocated_tokens = 0;  // KV-cache slots reserved per sequence (prompt + generation)
 };
 
-Pass prefill_pass(int64_t batch, int64_t input_tokens);
+Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens);
 // Decode step whose new token sits at context length L (it attends over L tokens).
-Pass decode_pass(int64_t batch);
+Pass decode_pass(int64_t batch, int64_t allocated_tokens);
 
 }  // namespace envelope

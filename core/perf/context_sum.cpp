@@ -22,9 +22,9 @@ double sum_affine(const Affine& a, int64_t first, int64_t last) {
 namespace {
 
 // Index of the roof with the largest value at x (first wins ties, so compute before memory).
-int binding_roof(const std::array<Affine, kBoundCount>& roofs, double x) {
+int binding_roof(const std::array<Affine, kRoofCount>& roofs, double x) {
     int best = 0;
-    for (int i = 1; i < kBoundCount; ++i) {
+    for (int i = 1; i < kRoofCount; ++i) {
         if (roofs[i].at(x) > roofs[best].at(x)) best = i;
     }
     return best;
@@ -32,26 +32,34 @@ int binding_roof(const std::array<Affine, kBoundCount>& roofs, double x) {
 
 }  // namespace
 
+// The fixed overhead adds to every execution; it is its own bucket of the time.
+void add_overhead(const Roofs& r, double executions, TimeSum& t) {
+    const double s = r.overhead_s * executions;
+    t.total_s += s;
+    t.by_bound_s[static_cast<int>(Bound::overhead)] += s;
+}
+
 TimeSum time_at(const Roofs& r, double context) {
-    const std::array<Affine, kBoundCount> roofs{r.compute_s, r.memory_s, r.network_s};
+    const std::array<Affine, kRoofCount> roofs{r.compute_s, r.memory_s, r.network_s};
     TimeSum t;
     const int b = binding_roof(roofs, context);
     t.total_s = roofs[b].at(context);
     t.by_bound_s[b] = t.total_s;
+    add_overhead(r, 1, t);
     return t;
 }
 
 TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last) {
     TimeSum t;
     if (last < first) return t;
-    const std::array<Affine, kBoundCount> roofs{r.compute_s, r.memory_s, r.network_s};
+    const std::array<Affine, kRoofCount> roofs{r.compute_s, r.memory_s, r.network_s};
 
     // Integer cut points: where two roofs cross inside (first, last). Between consecutive
     // cuts the same roof binds for every integer L.
     std::array<int64_t, 3> cuts{};
     int n_cuts = 0;
-    for (int i = 0; i < kBoundCount; ++i) {
-        for (int j = i + 1; j < kBoundCount; ++j) {
+    for (int i = 0; i < kRoofCount; ++i) {
+        for (int j = i + 1; j < kRoofCount; ++j) {
             const double slope = roofs[i].per_context - roofs[j].per_context;
             if (slope == 0) continue;
             const double x = (roofs[j].base - roofs[i].base) / slope;
@@ -75,6 +83,7 @@ TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last) {
         t.by_bound_s[b] += s;
         start = end + 1;
     }
+    add_overhead(r, static_cast<double>(last - first + 1), t);
     return t;
 }
 

@@ -6,7 +6,8 @@
 // few breakpoints, so Σ_{L=first}^{last} of it splits into integer segments on which
 // one roof binds, and each segment sums in closed form:
 //     Σ_{L=s}^{e} (a + c·L) = n·a + c·n·(s+e)/2,   n = e − s + 1.
-// A 1,000,000-token generation costs the same as a 1-token one.
+// A 1,000,000-token generation costs the same as a 1-token one. The op's fixed overhead
+// (perf/roofline.hpp) adds n times to the sum, in its own bucket.
 #include <array>
 #include <cstdint>
 
@@ -16,9 +17,10 @@ namespace envelope {
 
 struct TimeSum {
     double total_s = 0;
-    std::array<double, kBoundCount> by_bound_s{};  // part of total_s under each binding roof
+    std::array<double, kBoundCount> by_bound_s{};  // part of total_s under each binding roof,
+                                                   // and the fixed overhead
 
-    Bound dominant() const;  // the roof that binds for most of the time (ties: compute first)
+    Bound dominant() const;  // the largest part of the time (ties: compute first)
 };
 
 // Σ over L = first..last (inclusive) of one execution; empty when last < first.

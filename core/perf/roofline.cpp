@@ -1,43 +1,67 @@
 #include "perf/roofline.hpp"
 
 #include "network/collective.hpp"
+#include "perf/realism.hpp"
 
 namespace envelope {
 
 namespace {
 
 // FLOP/s the op's math runs at on this chip (0 when unknown: no compute roof).
-double achievable_flops(const Op& op, const Chip& chip) {
+double achievable_flops(const Op& op, const TimingContext& ctx) {
+    const Chip& chip = ctx.chip;
+    const bool expected = ctx.model == TimingModel::expected;
     switch (op.cls) {
-        case OpClass::matmul:
+        case OpClass::matmul: {
+            const auto peak = chip.peak(op.precision);
+            if (!peak) return 0.0;
+            const double shape = expected ? gemm_shape_efficiency(op.shape, chip) : 1.0;
+            return *peak * 1e12 * chip.matrix_efficiency_for(op.precision) * shape;
+        }
         case OpClass::attention: {
             const auto peak = chip.peak(op.precision);
-            return peak ? *peak * 1e12 * chip.matrix_efficiency_for(op.precision) : 0.0;
+            if (!peak) return 0.0;
+            const double eff = expected && chip.attention_efficiency > 0 ? chip.attention_efficiency
+                                                                         : chip.matrix_efficiency_for(op.precision);
+            return *peak * 1e12 * eff;
         }
         case OpClass::vector: {
             const auto peak = chip.peak(Precision::fp32);
             return peak ? *peak * 1e12 : 0.0;
         }
         case OpClass::lookup:
-        case OpClass::collective: return 0.0;
+        case OpClass::collective:
+        case OpClass::host: return 0.0;
     }
     return 0.0;
 }
 
 }  // namespace
 
-Roofs roofs_of(const Op& op, const Chip& chip, const NetworkLevel* level) {
+Roofs roofs_of(const Op& op, const NetworkLevel* level, const TimingContext& ctx) {
     Roofs r;
+    const bool expected = ctx.model == TimingModel::expected;
+    if (op.cls == OpClass::host) {
+        if (expected) r.overhead_s = ctx.engine.step_overhead_us * 1e-6;
+        return r;
+    }
+    if (expected) r.overhead_s = kernel_overhead_s(op, ctx.chip, ctx.engine);
     if (op.cls == OpClass::collective) {
         if (level) {
-            const AlphaBeta c = collective_cost(op.collective, op.group, *level);
+            const AlphaBeta c =
+                expected ? choose_collective(op.collective, op.group, op.message_bytes.base, *level,
+                                             ctx.engine.collectives)
+                               .cost
+                         : collective_bound(op.collective, op.group, *level);
             r.network_s = constant(c.latency_s) + c.seconds_per_byte * op.message_bytes;
         }
         return r;
     }
-    const double flops_per_s = achievable_flops(op, chip);
+    const double flops_per_s = achievable_flops(op, ctx);
     if (flops_per_s > 0) r.compute_s = (1.0 / flops_per_s) * op.flops;
-    const double bytes_per_s = chip.hbm_tb_s * 1e12 * chip.memory_efficiency;
+    const bool gemm = op.cls == OpClass::matmul && expected && ctx.chip.gemm_memory_efficiency > 0;
+    const double bytes_per_s =
+        ctx.chip.hbm_tb_s * 1e12 * (gemm ? ctx.chip.gemm_memory_efficiency : ctx.chip.memory_efficiency);
     r.memory_s = (1.0 / bytes_per_s) * op.traffic.total();
     return r;
 }

@@ -1,31 +1,55 @@
 #pragma once
-// Roofline timing of one operator (Williams, Waterman & Patterson 2009, CACM 52(4)):
-// an op takes as long as its slowest resource,
-//     t = max( FLOPs / (peak · matrix_efficiency),
-//              HBM bytes / (bandwidth · memory_efficiency),
-//              collective time on its network level )
-// Each roof is affine in the decode context length, so the max over a whole
-// generation can be summed exactly (perf/context_sum.hpp).
+// Timing of one operator: the slowest of its roofs, plus a fixed overhead.
+//
+//   t = max( FLOPs / achievable FLOP/s,
+//            HBM bytes / achievable bandwidth,
+//            collective time on its network level )  +  fixed overhead
+//
+// Roofline (Williams, Waterman & Patterson 2009, CACM 52(4)) gives the max; the
+// achievable rates and the fixed overhead come from the timing model:
+//   - TimingModel::roofline — what the hardware allows: datasheet peaks times the best
+//     measured efficiency of the chip (MAMF GEMM, sustained HBM bandwidth), collectives
+//     moving their bytes at the best algorithm's bandwidth, no latencies or fixed costs.
+//     No run can beat it.
+//   - TimingModel::expected — the realism layer (perf/realism.hpp): GEMM efficiency by
+//     shape, fused-attention efficiency, per-kernel device and launch overhead, and the
+//     collective algorithm the engine really runs at that message size.
+// Each roof is affine in the decode context length and the overhead is constant, so the
+// sum over a whole generation stays exact (perf/context_sum.hpp).
 #include "common/affine.hpp"
+#include "engine/engine.hpp"
 #include "hardware/chip.hpp"
 #include "network/network.hpp"
 #include "ops/op.hpp"
 
 namespace envelope {
 
-enum class Bound { compute, memory, network };
-inline constexpr int kBoundCount = 3;
+// What bounds an op's time: one of the three roofs, or its fixed overhead when that is
+// larger than the roof that binds.
+enum class Bound { compute, memory, network, overhead };
+inline constexpr int kRoofCount = 3;   // compute, memory, network: the max is over these
+inline constexpr int kBoundCount = 4;  // + overhead
 
-// Seconds for one execution of the op under each roof, affine in context length.
+enum class TimingModel { roofline, expected };
+
+// Seconds for one execution of the op under each roof (affine in context length), and
+// the fixed time added to their max.
 struct Roofs {
     Affine compute_s;
     Affine memory_s;
     Affine network_s;
+    double overhead_s = 0;
+};
+
+struct TimingContext {
+    const Chip& chip;
+    const Engine& engine;
+    TimingModel model = TimingModel::expected;
 };
 
 // `level` is the network level of the op's collective group (ignored for other ops).
 // Vector ops use the chip's fp32 peak as their compute roof, or none when the chip
 // does not publish one (they are memory-bound by a wide margin anyway).
-Roofs roofs_of(const Op& op, const Chip& chip, const NetworkLevel* level);
+Roofs roofs_of(const Op& op, const NetworkLevel* level, const TimingContext& ctx);
 
 }  // namespace envelope

@@ -9,9 +9,9 @@
 
 namespace envelope {
 
-enum class PresetKind { model, chip, system, scenario };
+enum class PresetKind { model, chip, system, engine, scenario };
 
-// Folder name and JSON key of a kind: "models", "chips", "systems", "scenarios".
+// Folder name and JSON key of a kind: "models", "chips", "systems", "engines", "scenarios".
 const char* preset_folder(PresetKind kind);
 
 // The preset's document, or nullptr when there is none with that key. Keys are the
@@ -21,7 +21,7 @@ const Json* find_preset(PresetKind kind, std::string_view key);
 // Keys of one kind, sorted.
 std::vector<std::string> preset_keys(PresetKind kind);
 
-// {"models": {key: document, ...}, "chips": ..., "systems": ..., "scenarios": ...}
+// {"models": {key: document, ...}, "chips": ..., "systems": ..., "engines": ..., "scenarios": ...}
 const Json& all_presets();
 
 // The published measurements bundled from presets/measured/ (the format of

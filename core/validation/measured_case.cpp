@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <vector>
 
 #include "common/format.hpp"
 #include "presets/registry.hpp"
@@ -108,6 +110,49 @@ Json model_of(const Json& m) {
     return out;
 }
 
+// "0.5.0" → {0, 5, 0}; non-numeric parts count as 0.
+std::vector<long> version_parts(const std::string& v) {
+    std::vector<long> parts;
+    std::size_t start = 0;
+    while (start <= v.size()) {
+        const std::size_t dot = std::min(v.find('.', start), v.size());
+        const std::string part = v.substr(start, dot - start);
+        parts.push_back(!part.empty() && std::isdigit(static_cast<unsigned char>(part[0])) ? std::atol(part.c_str()) : 0);
+        start = dot + 1;
+    }
+    return parts;
+}
+
+bool version_less(const std::string& a, const std::string& b) {
+    std::vector<long> x = version_parts(a), y = version_parts(b);
+    const std::size_t n = std::max(x.size(), y.size());
+    x.resize(n, 0);
+    y.resize(n, 0);
+    return x < y;
+}
+
+// The engine profile for the software a case names: the preset whose "matches" names that
+// engine with from ≤ version < to; "default" (current practice) for an engine or version
+// no profile covers, or one the source does not state.
+std::string engine_profile(const Json& doc) {
+    const Json* engine = optional_member(doc, "engine");
+    const Json* name = engine ? optional_member(*engine, "name") : nullptr;
+    const Json* version = engine ? optional_member(*engine, "version") : nullptr;
+    if (!name || !name->is_string() || !version || !version->is_string()) return "default";
+    for (const std::string& key : preset_keys(PresetKind::engine)) {
+        const Json& p = *find_preset(PresetKind::engine, key);
+        const Json* m = optional_member(p, "matches");
+        if (!m || (*m)["name"] != *name) continue;
+        const Json* range = optional_member(*m, "versions");
+        if (!range) return key;
+        const std::string v = version->get<std::string>();
+        if (!version_less(v, (*range)[0].get<std::string>()) && version_less(v, (*range)[1].get<std::string>())) {
+            return key;
+        }
+    }
+    return "default";
+}
+
 // Inference: one replica of tp chips; dp replicas make the job.
 void read_inference(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
@@ -132,21 +177,23 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     c.job_chips = count(hw, "count", "hardware");
 
     // A null precision means "not stated": weights and activations default to bf16, the KV
-    // cache to the activation format (fp8 serving recipes quantize the KV cache with the
-    // activations: TensorRT-LLM's FP8 checkpoints and Intel Neural Compressor's fp8
-    // recipes both do).
+    // cache to the activation format but not below 8 bits (fp8 serving recipes quantize the
+    // KV cache with the activations: TensorRT-LLM's FP8 and NVFP4 checkpoints carry an FP8
+    // KV cache, Intel Neural Compressor's fp8 recipe an fp8 one).
     const auto format = [&](const char* key, const std::string& fallback) {
         const Json* v = optional_member(inf, key);
         return v ? text(inf, key, "inference") : fallback;
     };
     const std::string activations = format("activation_precision", "bf16");
     const std::string weights = format("weight_precision", activations);
-    const std::string kv_cache = format("kv_precision", activations);
+    const std::string kv_cache =
+        format("kv_precision", activations == "fp4" || activations == "int4" ? "fp8" : activations);
 
     c.scenario = {
         {"name", c.id},
         {"model", model_of(member(doc, "model", "case"))},
         {"system", {{"chip", chip_of(hw)}, {"count", tp}}},
+        {"engine", engine_profile(doc)},
         {"workload",
          {{"batch", batch ? count(inf, "batch", "inference") : 1},
           {"input_tokens", count(inf, "input_tokens", "inference")},
@@ -175,6 +222,7 @@ void read_collective(const Json& doc, MeasuredCase& c) {
     if (const Json* a = optional_member(col, "algorithm"); a && a->is_string()) {
         const std::string algo = a->get<std::string>();
         if (algo != "ring" && algo != "nvls") skip("collective algorithm \"" + algo + "\" is not modelled");
+        c.algorithm = algo;
     }
     c.scenario = {{"system", {{"chip", chip_of(hw)}, {"count", c.ranks}}}};
 }

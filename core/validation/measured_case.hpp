@@ -43,6 +43,7 @@ struct MeasuredCase {
     std::string op;
     double bytes = 0;
     int64_t ranks = 0;
+    std::string algorithm;  // "ring" or "nvls" when the source forced one, else empty
 };
 
 // Throws SkipCase when the case cannot be predicted; the message says why.

@@ -6,6 +6,8 @@ namespace envelope {
 
 // Throws SkipCase when the case's scenario is rejected by the schema (the reason names
 // the field) or the metric cannot be predicted for it.
-double predict_case(const MeasuredCase& c);
+// `scenario` (optional) receives the scenario that was evaluated (inference cases, with
+// the largest batch filled in when the case asks for it).
+double predict_case(const MeasuredCase& c, Json* scenario = nullptr);
 
 }  // namespace envelope

@@ -77,13 +77,14 @@ ValidationReport validate_cases(const Json& cases) {
         if (doc.is_object() && doc.contains("id") && doc["id"].is_string()) id = doc["id"].get<std::string>();
         try {
             const MeasuredCase c = read_measured_case(doc);
-            const double predicted = predict_case(c);
+            Json scenario;
+            const double predicted = predict_case(c, &scenario);
             if (!std::isfinite(predicted) || predicted <= 0) {
                 r.skipped.push_back({id, "the prediction is not a positive number"});
                 continue;
             }
             const double error = predicted / c.measured - 1;
-            r.cases.push_back({c.id, c.kind, c.primary, c.source, c.measured, predicted, error});
+            r.cases.push_back({c.id, c.kind, c.primary, c.source, c.measured, predicted, error, scenario});
             all.push_back(error);
             by_kind[c.kind].push_back(error);
             by_metric[c.kind + "/" + c.primary].push_back(error);
@@ -109,6 +110,7 @@ Json to_json(const ValidationReport& r) {
                          {"predicted", c.predicted},
                          {"error", c.error},
                          {"source", c.source}});
+        if (!c.scenario.is_null()) cases.back()["scenario"] = c.scenario;
     }
     Json skipped = Json::array();
     for (const SkippedCase& s : r.skipped) skipped.push_back({{"id", s.id}, {"reason", s.reason}});

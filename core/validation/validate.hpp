@@ -19,6 +19,7 @@ struct ScoredCase {
     double measured = 0;
     double predicted = 0;
     double error = 0;  // signed: predicted / measured − 1
+    Json scenario;     // inference cases: the scenario predicted (batch filled in), for eval
 };
 
 struct SkippedCase {
@@ -51,7 +52,8 @@ ValidationReport validate_cases(const Json& cases);
 
 ErrorStats error_stats(const std::vector<double>& signed_errors);
 
-// {"cases": [{id, kind, primary, measured, predicted, error}], "skipped": [{id, reason}],
+// {"cases": [{id, kind, primary, measured, predicted, error, source, scenario?}],
+//  "skipped": [{id, reason}],
 //  "summary": {scored, skipped, mape, median_ape, within_10, within_25, bias, worst,
 //              by_kind: {kind: {...}}, by_metric: {"kind/metric": {...}}}}
 Json to_json(const ValidationReport& r);

@@ -62,14 +62,14 @@ TEST_CASE("decode time of a whole generation equals stepping through every token
         const InferenceResult r = evaluate_inference(s);
 
         const TpShard shard = shard_for_tp(s.model, 2);
-        const Pass pass = decode_pass(8);
-        const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, pass, flash});
+        const Pass pass = decode_pass(8, 1000);
+        const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, pass, s.engine, flash});
         double loop = 0;
         for (int64_t L = 301; L <= 999; ++L) {
             for (const Op& op : ops) {
                 const NetworkLevel* level =
                     op.cls == OpClass::collective ? level_for_group(s.system.network, op.group) : nullptr;
-                loop += op.count * time_at(roofs_of(op, s.system.chip, level), static_cast<double>(L)).total_s;
+                loop += op.count * time_at(roofs_of(op, level, TimingContext{s.system.chip, s.engine, TimingModel::expected}), static_cast<double>(L)).total_s;
             }
         }
         CHECK(r.decode.steps == 699);

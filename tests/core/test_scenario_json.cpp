@@ -40,7 +40,7 @@ TEST_CASE("a valid scenario parses with presets resolved and defaults filled") {
     CHECK(s.model.layers == 32);
     CHECK(s.system.chip.hbm_gb == 80);
     CHECK(s.system.network.levels.size() == 1);
-    CHECK(s.system.network.levels[0].size == 2);              // default level joins all chips
+    CHECK(s.system.network.levels[0].size == 8);              // the chip's 8-GPU NVSwitch board
     CHECK(s.system.network.levels[0].bandwidth_gbps == 450);  // from the chip
     CHECK(s.workload.flash_attention);                        // documented default
     CHECK(s.workload.precision.kv_cache == Precision::bf16);  // string shorthand

@@ -27,7 +27,7 @@ export function randomScenario(next) {
   const format = pick(['bf16', 'bf16', 'fp16', 'fp8', 'int8']);
   return {
     model: pick(presetKeys('models')),
-    system: { chip: pick(presetKeys('chips')), count: tp * pick([1, 1, 2]) },
+    system: { chip: pick(presetKeys('chips')), count: Math.min(8, tp * pick([1, 1, 2])) },
     workload: {
       batch: pick([1, int(1, 16), int(1, 512), int(1, 4096)]),
       input_tokens: pick([1, int(1, 256), int(1, 8192)]),

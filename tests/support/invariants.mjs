@@ -19,12 +19,22 @@ export function checkResult(result) {
   for (const w of result.warnings) assert.doesNotMatch(w, /(^|[ (=])-[0-9]|\b(nan|inf)\b/i, `warning: ${w}`);
   const { summary, memory, phases } = result;
   const outputTokens = result.scenario.workload.output_tokens;
-  for (const [k, v] of Object.entries(summary)) {
-    if (k === 'tpot_s' && outputTokens === 1) assert.equal(v, null, 'tpot_s with one output token');
-    else assert.equal(typeof v, 'number', `summary.${k} = ${v}`);
-  }
-  assert.ok(summary.ttft_s > 0, `ttft_s = ${summary.ttft_s}`);
-  assert.ok(summary.e2e_latency_s >= summary.ttft_s, 'e2e < ttft');
+  // The expected numbers, and the roofline bound beside them: no null but TPOT with one
+  // output token; E2E ≥ TTFT > 0; the bound never slower than the expected value.
+  const numbers = (obj, where) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === 'roofline') continue;
+      if (k === 'tpot_s' && outputTokens === 1) assert.equal(v, null, `${where}.tpot_s with one output token`);
+      else assert.equal(typeof v, 'number', `${where}.${k} = ${v}`);
+    }
+    assert.ok(obj.ttft_s > 0, `${where}.ttft_s = ${obj.ttft_s}`);
+    assert.ok(obj.e2e_latency_s >= obj.ttft_s, `${where}: e2e < ttft`);
+  };
+  numbers(summary, 'summary');
+  numbers(summary.roofline, 'summary.roofline');
+  const slack = (a, b) => a <= b * (1 + 1e-9);
+  assert.ok(slack(summary.roofline.ttft_s, summary.ttft_s), 'the bound TTFT exceeds the expected one');
+  assert.ok(slack(summary.roofline.e2e_latency_s, summary.e2e_latency_s), 'the bound E2E exceeds the expected one');
   const parts = memory.weights_bytes + memory.kv_cache_bytes + memory.activation_bytes;
   assert.ok(Math.abs(parts - memory.total_bytes) <= 1e-9 * memory.total_bytes, 'memory parts do not sum to the total');
   assert.equal(phases.decode.steps, outputTokens - 1);

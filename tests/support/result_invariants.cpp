@@ -52,15 +52,28 @@ std::string check_answer(std::string_view answer) {
         }
     }
 
-    const Json& sum = r["summary"];
+    // The expected numbers, and the roofline bound beside them: no null but TPOT with one
+    // output token; E2E ≥ TTFT > 0; the bound never slower than the expected value.
     const double output = r["scenario"]["workload"]["output_tokens"].get<double>();
-    for (auto it = sum.begin(); it != sum.end(); ++it) {
-        const bool may_be_null = it.key() == "tpot_s" && output == 1;
-        if (it.value().is_null() != may_be_null) return "summary." + it.key() + " is " + it.value().dump();
+    const auto summary_problem = [&](const Json& sum, const std::string& where) -> std::string {
+        for (auto it = sum.begin(); it != sum.end(); ++it) {
+            if (it.key() == "roofline") continue;
+            const bool may_be_null = it.key() == "tpot_s" && output == 1;
+            if (it.value().is_null() != may_be_null) return where + "." + it.key() + " is " + it.value().dump();
+        }
+        const double ttft = sum["ttft_s"].get<double>();
+        if (!(ttft > 0)) return where + ".ttft_s is not positive";
+        if (sum["e2e_latency_s"].get<double>() < ttft) return where + ".e2e_latency_s < ttft_s";
+        return "";
+    };
+    const Json& sum = r["summary"];
+    if (auto p = summary_problem(sum, "summary"); !p.empty()) return p;
+    if (auto p = summary_problem(sum["roofline"], "summary.roofline"); !p.empty()) return p;
+    for (const char* key : {"ttft_s", "e2e_latency_s"}) {
+        if (sum["roofline"][key].get<double>() > sum[key].get<double>() * (1 + 1e-9)) {
+            return std::string("the roofline ") + key + " exceeds the expected one";
+        }
     }
-    const double ttft = sum["ttft_s"].get<double>();
-    if (!(ttft > 0)) return "ttft_s is not positive";
-    if (sum["e2e_latency_s"].get<double>() < ttft) return "e2e_latency_s < ttft_s";
 
     const Json& m = r["memory"];
     const double parts = m["weights_bytes"].get<double>() + m["kv_cache_bytes"].get<double>() +

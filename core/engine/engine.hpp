@@ -1,0 +1,47 @@
+#pragma once
+// The serving software: the mechanisms by which an engine makes the same hardware run a
+// model faster or slower. Only mechanisms with a physical meaning, each with a source
+// about that engine (presets/engines/*.json); never a factor on a final answer.
+//
+// The same H100s give very different numbers under TensorRT-LLM 0.5 (2023) and 0.19
+// (2025): the decode attention kernel, launch overheads, the all-reduce implementation
+// and the memory the KV cache gets all changed between them.
+#include <string>
+
+#include "network/collective.hpp"
+
+namespace envelope {
+
+struct Engine {
+    std::string name;       // "TensorRT-LLM 0.5"
+    std::string source;
+
+    // Decode attention reads each KV head once for the query heads that share it (GQA/MQA
+    // aware kernels such as TensorRT-LLM's XQA, FlashInfer, vLLM's paged attention), or
+    // once per query head (kernels written for multi-head attention).
+    bool kv_read_once_per_group = true;
+    // Static-shape engines pre-allocate the KV cache for prompt + generation and run
+    // decode attention over all of it every step (the padding is masked, not skipped).
+    bool kv_read_allocated_length = false;
+
+    // Host time to launch one kernel that the GPU cannot hide (eager launches without CUDA
+    // graphs leave gaps between short kernels), µs; ~0 with graph capture.
+    double launch_overhead_us = 0;
+    // Fixed host time per forward pass (scheduling, sampling, synchronisation), µs.
+    double step_overhead_us = 0;
+
+    // How tensor-parallel all-reduces run: the library's algorithm, or the engine's own
+    // one-shot/two-shot kernels (network/collective.hpp).
+    CollectiveOptions collectives;
+
+    // Fraction of the memory left after weights and activations that the engine gives
+    // the KV cache (TensorRT-LLM kv_cache_free_gpu_mem_fraction, vLLM
+    // gpu_memory_utilization), used to size the largest batch.
+    double kv_cache_memory_fraction = 0.9;
+    // The most prompt tokens one forward pass takes (TensorRT-LLM max_num_tokens, vLLM
+    // max_num_batched_tokens): a larger prefill runs in chunks, which bounds activation
+    // memory. 0: every prompt of the batch at once (static engines).
+    int64_t max_prefill_tokens = 0;
+};
+
+}  // namespace envelope

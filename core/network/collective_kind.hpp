@@ -1,0 +1,7 @@
+#pragma once
+// The collective operations, as nccl-tests names them.
+namespace envelope {
+
+enum class CollectiveKind { none, all_reduce, all_gather, reduce_scatter, send_recv };
+
+}  // namespace envelope
