@@ -7,13 +7,19 @@
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
+#include "validation/error_band.hpp"
 #include "version.hpp"
 
 namespace envelope {
 
 Json evaluate_document(const Json& doc) {
     const Scenario s = parse_scenario(doc);
-    return to_json(evaluate_inference(s), s);
+    InferenceResult r = evaluate_inference(s);
+    const InferenceErrorBands& bands = bundled_inference_error_bands();
+    r.error_bands.coverage = bands.coverage;
+    r.error_bands.ttft = {bands.ttft.low, bands.ttft.high, bands.ttft.cases};
+    r.error_bands.generation = {bands.generation.low, bands.generation.high, bands.generation.cases};
+    return to_json(r, s);
 }
 
 std::string evaluate_json(std::string_view text) {

@@ -49,6 +49,18 @@ struct InferenceSummary {
     double prefill_tokens_per_s = 0;       // batch · input / ttft
 };
 
+// How far measured runs of the same kind fell from the model (validation/error_band.hpp),
+// as ratios on the predicted time; zero cases: no band.
+struct ResultErrorBand {
+    double low = 1, high = 1;
+    int cases = 0;
+};
+struct ResultErrorBands {
+    double coverage = 0;
+    ResultErrorBand ttft;
+    ResultErrorBand generation;
+};
+
 struct InferenceResult {
     InferenceSummary summary;   // expected: with the realism layer (perf/realism.hpp)
     InferenceSummary roofline;  // the bound: what the hardware allows (perf/roofline.hpp)
@@ -56,6 +68,7 @@ struct InferenceResult {
     PhaseReport decode;
     InferenceMemory memory;
     std::vector<std::string> warnings;
+    ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator
 };
 
 }  // namespace envelope

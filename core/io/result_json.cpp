@@ -54,6 +54,12 @@ Json to_json(const InferenceResult& r, const Scenario& s) {
     const Json expected = summary_json(r.summary);
     for (auto it = expected.begin(); it != expected.end(); ++it) summary[it.key()] = it.value();
     summary["roofline"] = summary_json(r.roofline);
+    const auto band = [](const ResultErrorBand& b) {
+        return Json{{"low", b.low}, {"high", b.high}, {"cases", b.cases}};
+    };
+    summary["error_band"] = {{"coverage", r.error_bands.coverage},
+                             {"ttft", band(r.error_bands.ttft)},
+                             {"generation", band(r.error_bands.generation)}};
     return Json{
         {"ok", true},
         {"version", kVersion},

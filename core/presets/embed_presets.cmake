@@ -7,7 +7,7 @@ set(body "")
 set(count 0)
 foreach(rel IN LISTS files)
   get_filename_component(folder "${rel}" DIRECTORY)
-  get_filename_component(key "${rel}" NAME_WE)
+  get_filename_component(key "${rel}" NAME_WLE)
   file(READ "${PRESETS_DIR}/${rel}" text)
   # Line breaks and indentation go (JSON strings cannot hold a raw line break, so no value
   # changes): the bundled measured cases shrink by a third.

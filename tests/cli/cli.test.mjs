@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { cli, scenariosDir } from '../support/paths.mjs';
+import { cli, root, scenariosDir } from '../support/paths.mjs';
 
 const run = (args, input) => spawnSync(cli, args, { input, encoding: 'utf8' });
 const handCheck = path.join(scenariosDir, 'llama2-70b-dgx-h100-tp8.json');
@@ -140,4 +140,59 @@ test('the "does not fit" warning of the page link in issue 5 prints a positive s
   assert.equal(r.status, 0, r.stderr);
   const warning = JSON.parse(r.stdout).warnings.find((w) => w.startsWith('does not fit'));
   assert.match(warning, /^does not fit: 8\.\d+e\+09 GB needed per chip, 80 GB available$/);
+});
+
+// envelope validate: the table and the JSON report; a file of junk cases is still exit 0.
+const casesFile = path.join(root, 'presets/measured/cases.json');
+
+test('validate prints a table and a summary per kind for the bundled cases', () => {
+  const r = run(['validate', casesFile]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^id\s+kind\s+metric\s+measured\s+predicted\s+error/);
+  assert.match(r.stdout, /trtllm05_h100_llama2-70b_tp4_bs64_128_128\s+inference\s+output_tokens_per_s/);
+  assert.match(r.stdout, /\nskipped:\n/);
+  assert.match(r.stdout, /\ninference\s+\d+\s+[\d.]+%/);
+  assert.match(r.stdout, /\d+ scored, \d+ skipped\n$/);
+});
+
+test('validate --json gives cases, skipped and the summary; errors are signed fractions', () => {
+  const r = run(['validate', '--json', casesFile]);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.cases.length >= 100);
+  for (const c of out.cases) {
+    assert.ok(Math.abs(c.error - (c.predicted / c.measured - 1)) < 1e-12, c.id);
+    for (const key of ['id', 'kind', 'primary', 'measured', 'predicted', 'error']) assert.ok(key in c, key);
+  }
+  assert.ok(out.skipped.every((s) => typeof s.id === 'string' && s.reason.length > 0));
+  for (const key of ['scored', 'skipped', 'mape', 'median_ape', 'within_10', 'within_25', 'by_kind']) {
+    assert.ok(key in out.summary, key);
+  }
+  assert.equal(out.summary.scored, out.cases.length);
+  assert.equal(out.summary.skipped, out.skipped.length);
+  // The scenario of an inference case evaluates to the same prediction.
+  const c = out.cases.find((x) => x.id === 'trtllm05_a100_llama2-7b_tp1_bs32_2048_128');
+  const e = JSON.parse(run(['eval', '-'], JSON.stringify(c.scenario)).stdout);
+  assert.ok(Math.abs(e.summary.output_tokens_per_s / c.predicted - 1) < 1e-12);
+});
+
+test('validate skips broken or unknown cases with a reason and still exits 0', () => {
+  const file = path.join(os.tmpdir(), `envelope-cases-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify([42, {}, { id: 'x', kind: 'weird', primary: 'ttft_ms', measured: { ttft_ms: 1 } },
+    { id: 'y', kind: 'inference', primary: 'joules', measured: { joules: 1 } }]));
+  const r = run(['validate', '--json', file]);
+  fs.rmSync(file);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.cases.length, 0);
+  assert.equal(out.skipped.length, 4);
+  assert.match(out.skipped.find((s) => s.id === 'y').reason, /unknown metric/);
+  assert.match(out.skipped.find((s) => s.id === 'x').reason, /does not belong|unknown kind/);
+});
+
+test('validate on an unreadable or non-JSON file is bad input (exit 2)', () => {
+  assert.equal(run(['validate', path.join(os.tmpdir(), 'no-such-cases.json')]).status, 2);
+  const r = run(['validate', '-'], '[{"id": ');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /not valid JSON/);
 });

@@ -1,0 +1,37 @@
+#pragma once
+// How far real runs fall from the model's predictions: the empirical error band shown
+// beside every inference result, from the residuals of the bundled measured cases
+// (presets/measured/cases.json) of the same kind and metric.
+#include <vector>
+
+#include "validation/validate.hpp"
+
+namespace envelope {
+
+// The spread of measured / predicted for a family of cases, as a ratio on the predicted
+// time: 80% of the cases (the 10th to the 90th percentile) fell within [low, high] times
+// the predicted time. A throughput's band is the reciprocal.
+struct ErrorBand {
+    double low = 1;
+    double high = 1;
+    int cases = 0;  // 0: no comparable case, no band
+};
+
+struct InferenceErrorBands {
+    double coverage = 0.8;  // the share of cases inside each band
+    ErrorBand ttft;         // ttft_ms cases
+    ErrorBand generation;   // throughput, TPOT and end-to-end cases (mostly decode time)
+};
+
+// Bands from a validation report (inference cases only).
+InferenceErrorBands inference_error_bands(const ValidationReport& report);
+
+// Bands from the bundled measured cases, validated once per process (about 100 small
+// evaluations; a few milliseconds).
+const InferenceErrorBands& bundled_inference_error_bands();
+
+// The p-quantile (0 ≤ p ≤ 1) of `values`, by linear interpolation between order
+// statistics (Hyndman & Fan type 7, the default of R and NumPy). 1 for no values.
+double quantile(std::vector<double> values, double p);
+
+}  // namespace envelope

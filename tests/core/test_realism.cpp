@@ -1,0 +1,164 @@
+// The realism layer's mechanisms, each against a number worked out by hand beside it.
+#include <doctest/doctest.h>
+
+#include "fixtures.hpp"
+#include "inference/evaluate.hpp"
+#include "inference/max_batch.hpp"
+#include "io/scenario_json.hpp"
+#include "network/collective.hpp"
+#include "ops/lower.hpp"
+#include "perf/context_sum.hpp"
+#include "perf/realism.hpp"
+#include "presets/registry.hpp"
+
+using namespace envelope;
+
+namespace {
+
+Chip preset_chip(const char* key) { return parse_chip(*find_preset(PresetKind::chip, key), "chip"); }
+
+NetworkLevel h100_level() {
+    const Chip c = preset_chip("h100-sxm");
+    return parse_system(Json{{"chip", "h100-sxm"}, {"count", 8}}, "system").network.levels.at(0);
+}
+
+const Op& op_named(const std::vector<Op>& ops, const std::string& name) {
+    for (const Op& op : ops) {
+        if (name == op.name) return op;
+    }
+    FAIL("no op " << name);
+    return ops.front();
+}
+
+}  // namespace
+
+TEST_CASE("GEMM shape efficiency: whole waves of tiles and the K loop's fixed cost (A100)") {
+    const Chip a100 = preset_chip("a100-sxm-80gb");  // 108 SMs, 128 × 128 tiles, k0 = 554
+    // 256 × 12288 × 12288: 2 · 96 = 192 tiles → 2 waves of 108; fill = 256·12288 / (2·108·128·128)
+    // = 0.888889; K loop 12288 / (12288 + 554) = 0.956860; together 0.850543.
+    CHECK(gemm_shape_efficiency({256, 12288, 12288}, a100) == doctest::Approx(0.850543).epsilon(1e-5));
+    // 16384 × 12288 × 12288: 12288 tiles → 114 waves (113.8): fill 0.998051, K loop as above.
+    CHECK(gemm_shape_efficiency({16384, 12288, 12288}, a100) == doctest::Approx(0.955000).epsilon(1e-5));
+    // A chip without a tile model: 1.
+    CHECK(gemm_shape_efficiency({1, 1, 1}, preset_chip("h100-sxm")) == 1.0);
+}
+
+TEST_CASE("fixed kernel costs: a GEMM's and an elementwise kernel's, plus the engine's launch") {
+    const Chip h100 = preset_chip("h100-sxm");  // 5.7 µs per GEMM, 1.26 µs per small kernel
+    Engine eager;
+    eager.launch_overhead_us = 1.2;
+    Op gemm;
+    gemm.cls = OpClass::matmul;
+    Op norm;
+    norm.cls = OpClass::vector;
+    Op all_reduce;
+    all_reduce.cls = OpClass::collective;
+    CHECK(kernel_overhead_s(gemm, h100, eager) == doctest::Approx(6.9e-6));
+    CHECK(kernel_overhead_s(norm, h100, eager) == doctest::Approx(2.46e-6));
+    CHECK(kernel_overhead_s(all_reduce, h100, eager) == 0.0);  // its latency covers it
+}
+
+TEST_CASE("the collective library's protocol flips where its cost model says (8 and 4 H100)") {
+    const NetworkLevel l = h100_level();  // 450 GB/s · 0.81, α 0.47 µs, call 10.8 µs, NVLS 0.61 / 27 µs from 5 GPUs
+    const CollectiveOptions library;
+    // 8 GPUs. LL: 10.8 + 14·0.47 = 17.38 µs + 1.75·n / (364.5 GB/s / 2).
+    const double n = 1 << 20;
+    const CollectiveChoice small = choose_collective(CollectiveKind::all_reduce, 8, n, l, library);
+    CHECK(std::string(small.algorithm) == "ring/LL");
+    CHECK(small.cost.time(n) == doctest::Approx(17.38e-6 + 1.75 * n / 182.25e9).epsilon(1e-9));
+    // NVLS (27 µs + n / 274.5 GB/s) beats LL above n = 9.62 µs / (9.602 − 3.643) ps/B = 1.614 MB.
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 1.60e6, l, library).algorithm) == "ring/LL");
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 1.63e6, l, library).algorithm) == "nvls");
+    // 4 GPUs (no NVLS below 5): LL 10.8 + 6·0.47 = 13.62 µs + 1.5·n / 182.25 GB/s; Simple
+    // 10.8 + 4.8 + 6·3.4 = 36 µs + 1.5·n / 364.5 GB/s; they cross at 22.38 µs · 364.5 GB/s / 1.5
+    // = 5.438 MB.
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 4, 5.40e6, l, library).algorithm) == "ring/LL");
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 4, 5.48e6, l, library).algorithm) ==
+          "ring/simple");
+    // Forced algorithms (nccl-tests with NCCL_ALGO).
+    CollectiveOptions ring_only;
+    ring_only.force = CollectiveOptions::Force::ring;
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 1e9, l, ring_only).algorithm) == "ring/simple");
+}
+
+TEST_CASE("a custom one-shot all-reduce within its size limit, the library above it") {
+    const NetworkLevel l = h100_level();
+    CollectiveOptions custom;
+    custom.all_reduce = AllReduceImpl::custom;
+    custom.one_shot = {{2, 16e6}, {4, 1e6}, {8, 5e5}};
+    custom.one_shot_latency_us = 5.9;
+    custom.one_shot_efficiency = 0.58;
+    // 8 GPUs, 400 KB: 5.9 µs + 7 · 400 KB / (450 GB/s · 0.58) = 5.9 + 10.728 µs.
+    const CollectiveChoice c = choose_collective(CollectiveKind::all_reduce, 8, 4e5, l, custom);
+    CHECK(std::string(c.algorithm) == "one-shot");
+    CHECK(c.cost.time(4e5) == doctest::Approx(5.9e-6 + 7 * 4e5 / 261e9).epsilon(1e-9));
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 6e5, l, custom).algorithm) == "ring/LL");
+    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 4, 9e5, l, custom).algorithm) == "one-shot");
+}
+
+TEST_CASE("on a fully connected board a group reaches only its own links") {
+    NetworkLevel board;  // Gaudi2: 262.5 GB/s over 7 peers, 37.5 GB/s each
+    board.size = 8;
+    board.topology = Topology::fully_connected;
+    board.bandwidth_gbps = 262.5;
+    board.efficiency = 1;
+    // A pair: all-reduce of 1 GB in the roofline bound = 2·(1/2)·n / 37.5 GB/s = 26.67 ms.
+    CHECK(collective_bound(CollectiveKind::all_reduce, 2, board).time(1e9) == doctest::Approx(1e9 / 37.5e9));
+    // Four cards reach 3 peers (112.5 GB/s): 2·(3/4)·n / 112.5 GB/s.
+    CHECK(collective_bound(CollectiveKind::all_reduce, 4, board).time(1e9) == doctest::Approx(1.5e9 / 112.5e9));
+    // The whole board: all 262.5 GB/s.
+    CHECK(collective_bound(CollectiveKind::all_reduce, 8, board).time(1e9) == doctest::Approx(1.75e9 / 262.5e9));
+}
+
+TEST_CASE("decode attention of an MHA-style kernel reads the cache once per query head") {
+    Scenario s = test::tiny_scenario(1, 4, 100, 10);  // 8 query heads, 2 KV heads
+    const TpShard shard = shard_for_tp(s.model, 1);
+    const Pass decode = decode_pass(4, 110);
+    const auto kv_read = [&](const Engine& e) {
+        const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, decode, e, true});
+        return op_named(ops, "attention").traffic.kv_read.at(100);
+    };
+    Engine grouped, per_head, static_shape;
+    per_head.kv_read_once_per_group = false;
+    static_shape.kv_read_allocated_length = true;
+    // K and V: 2 · 4 sequences · 2 KV heads · 128 · 2 B · 100 tokens = 409,600 B.
+    CHECK(kv_read(grouped) == 409'600);
+    CHECK(kv_read(per_head) == 409'600 * 4);             // 8 / 2 query heads per KV head
+    CHECK(kv_read(static_shape) == 409'600.0 / 100 * 110);  // the whole 110-token allocation
+}
+
+TEST_CASE("fp8 GEMMs keep a 16-bit residual stream and all-reduce by default") {
+    const Scenario s = parse_scenario(Json::parse(R"({"model": "llama-2-7b",
+        "system": {"chip": "h100-sxm", "count": 2},
+        "workload": {"batch": 1, "input_tokens": 8, "output_tokens": 2, "parallelism": {"tp": 2}, "precision": "fp8"}})"));
+    CHECK(s.workload.precision.residual == Precision::bf16);
+    const TpShard shard = shard_for_tp(s.model, 2);
+    const Pass prefill = prefill_pass(1, 8, 10);
+    const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, prefill, s.engine, true});
+    CHECK(op_named(ops, "attn_allreduce").message_bytes.at(0) == 8 * 4096 * 2);  // bf16, not fp8
+    CHECK(op_named(ops, "qkv_proj").traffic.activations_read.at(0) == 8 * 4096 * 1);   // fp8 input
+    // Q, K, V of 16 heads each per chip: 8 tokens · 6144 outputs in bf16.
+    CHECK(op_named(ops, "qkv_proj").traffic.activations_written.at(0) == 8 * 6144 * 2);
+}
+
+TEST_CASE("the largest batch fills the engine's KV budget and no more") {
+    // Tiny model on the round chip (1e11 B), TP 1: 32,461,824 parameters (per layer
+    // 1024·1536 + 1024·1024 + 3·1024·4096 + 2048 = 15,206,400; two layers, embedding and LM
+    // head 1000·1024 each, final norm 1024) = 64,923,648 B. One sequence of 100 + 28 tokens caches
+    // 2 · 2 layers · 2 KV heads · 128 · 2 B · 128 = 262,144 B. Prefill runs in chunks of 8192
+    // tokens, so the largest working set is a decode step's: b · (1024 + 12288 (SiLU·up reads
+    // 8192, writes 4096)) · 2 B = 26,624·b. Budget: 0.5 · (1e11 − 64,923,648 − 26,624·b)
+    // ≥ 262,144·b ⇔ b ≤ 49,967,538,176 / 275,456 = 181,399.3.
+    Scenario s = test::tiny_scenario(1, 1, 100, 28);
+    s.engine.kv_cache_memory_fraction = 0.5;
+    s.engine.max_prefill_tokens = 8192;
+    const int64_t b = largest_batch_that_fits(s);
+    s.workload.batch = b;
+    const InferenceMemory at = inference_memory_of(s);
+    CHECK(at.kv_cache_bytes == doctest::Approx(262'144.0 * static_cast<double>(b)));
+    CHECK(at.kv_cache_bytes <= at.kv_budget_bytes);
+    s.workload.batch = b + 1;
+    const InferenceMemory above = inference_memory_of(s);
+    CHECK(above.kv_cache_bytes > above.kv_budget_bytes);
+    CHECK(b == 181'399);
+}
