@@ -82,7 +82,8 @@ build_site() {
   local site=build/site hash
   rm -rf "$site"
   mkdir -p "$site/vendor"
-  cp -r web/index.html web/css web/js "$site/"
+  cp -r web/index.html web/validation.html web/methodology.html web/css web/js "$site/"
+  cp core/METHODOLOGY.md "$site/methodology.md"
   [ -d web/img ] && cp -r web/img "$site/"
   hash=$(cat build/wasm/wasm/envelope.mjs build/wasm/wasm/envelope.wasm | sha256sum | cut -c1-12)
   mkdir -p "$site/engine/$hash"
@@ -91,6 +92,8 @@ build_site() {
     > "$site/js/build-info.js"
   cp web/node_modules/echarts/dist/echarts.common.min.js "$site/vendor/"
   cp web/node_modules/echarts/LICENSE "$site/vendor/echarts.LICENSE.txt"
+  cp web/node_modules/marked/lib/marked.esm.js "$site/vendor/"
+  cp web/node_modules/marked/LICENSE.md "$site/vendor/marked.LICENSE.md"
 }
 
 # One clang build for the sanitizer tests and the fuzzer: ASan + UBSan everywhere (any

@@ -8,6 +8,7 @@
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
 #include "validation/error_band.hpp"
+#include "validation/validate.hpp"
 #include "version.hpp"
 
 namespace envelope {
@@ -31,6 +32,20 @@ std::string evaluate_json(std::string_view text) {
         return to_text(error_json("", std::string("internal error: ") + e.what()));
     } catch (...) {
         return to_text(error_json("", "internal error"));
+    }
+}
+
+std::string validation_json() {
+    try {
+        static const std::string text = [] {
+            Json out = {{"ok", true}, {"version", kVersion}};
+            const Json report = to_json(validate_cases(measured_document("cases")));
+            for (auto it = report.begin(); it != report.end(); ++it) out[it.key()] = it.value();
+            return to_text(out);
+        }();
+        return text;
+    } catch (const std::exception& e) {
+        return to_text(error_json("", std::string("internal error: ") + e.what()));
     }
 }
 

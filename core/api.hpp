@@ -18,4 +18,8 @@ std::string evaluate_json(std::string_view scenario_text);
 // All presets: {"ok": true, "version", "models": {...}, "chips": {...}, ...}.
 std::string presets_json();
 
+// The model scored on the bundled measured cases (presets/measured/cases.json), as
+// `envelope validate --json` prints it, plus "ok": true. Computed once per process.
+std::string validation_json();
+
 }  // namespace envelope

@@ -4,6 +4,7 @@
 //                                  {"ok":false,"error":{"path","message"}} — for any
 //                                  argument whatsoever; it never throws
 //   presets()          -> string   all presets as JSON text
+//   validation()       -> string   the model scored on the bundled measured cases
 //   version()          -> string
 //   heapInUse()        -> number   bytes the module's allocator has handed out and not
 //                                  freed (mallinfo().uordblks): leak checks and benchmarks
@@ -39,6 +40,8 @@ std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
 
+std::string validation() { return envelope::validation_json(); }
+
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
@@ -47,5 +50,6 @@ EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("evaluate", &evaluate);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);
+    emscripten::function("validation", &validation);
     emscripten::function("heapInUse", &heap_in_use);
 }

@@ -252,6 +252,9 @@ MeasuredCase read_measured_case(const Json& doc) {
     c.measured = number(member(doc, "measured", "case"), c.primary.c_str(), "measured");
     if (!(c.measured > 0)) skip("measured." + c.primary + " is not positive");
 
+    if (const Json* hw = optional_member(doc, "hardware"); hw && optional_member(*hw, "chip") && (*hw)["chip"].is_string()) {
+        c.chip = (*hw)["chip"].get<std::string>();
+    }
     if (c.kind == "training" || c.kind == "memory") skip("needs training, not modelled yet");
     if (c.kind == "inference") {
         c.what = CaseKind::inference;

@@ -24,6 +24,7 @@ struct MeasuredCase {
     std::string kind;       // as written: "inference", "gemm", ...
     std::string source;
     std::string primary;    // the measured metric the case is scored on
+    std::string chip;       // hardware.chip as written ("H100-SXM")
     double measured = 0;
     CaseKind what = CaseKind::inference;
 

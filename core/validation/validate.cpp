@@ -84,7 +84,10 @@ ValidationReport validate_cases(const Json& cases) {
                 continue;
             }
             const double error = predicted / c.measured - 1;
-            r.cases.push_back({c.id, c.kind, c.primary, c.source, c.measured, predicted, error, scenario});
+            const std::string engine = scenario.is_object() && scenario.contains("engine") && scenario["engine"].is_string()
+                                           ? scenario["engine"].get<std::string>()
+                                           : "";
+            r.cases.push_back({c.id, c.kind, c.primary, c.source, c.chip, engine, c.measured, predicted, error, scenario});
             all.push_back(error);
             by_kind[c.kind].push_back(error);
             by_metric[c.kind + "/" + c.primary].push_back(error);
@@ -109,7 +112,9 @@ Json to_json(const ValidationReport& r) {
                          {"measured", c.measured},
                          {"predicted", c.predicted},
                          {"error", c.error},
-                         {"source", c.source}});
+                         {"source", c.source},
+                         {"chip", c.chip}});
+        if (!c.engine.empty()) cases.back()["engine"] = c.engine;
         if (!c.scenario.is_null()) cases.back()["scenario"] = c.scenario;
     }
     Json skipped = Json::array();

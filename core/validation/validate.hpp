@@ -16,6 +16,8 @@ struct ScoredCase {
     std::string kind;
     std::string primary;
     std::string source;
+    std::string chip;    // the case's chip key, as written
+    std::string engine;  // inference: the engine profile used ("" otherwise)
     double measured = 0;
     double predicted = 0;
     double error = 0;  // signed: predicted / measured − 1

@@ -12,7 +12,7 @@ function load(kind) {
   return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
     .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
 }
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), scenarios: load('scenarios') };
+const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
 
 test('every scenario preset survives state -> hash -> state and is recognised', () => {
   for (const [key, doc] of Object.entries(presets.scenarios)) {

@@ -40,5 +40,9 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     evaluate(scenario) {
       return JSON.parse(mod.evaluate(scenarioText(scenario)));
     },
+    // The model scored on the bundled measured cases (as `envelope validate --json`).
+    validation() {
+      return JSON.parse(mod.validation());
+    },
   };
 }

@@ -49,6 +49,10 @@ function fillSelects(presets) {
     $(`#${role}`).append(...PRECISIONS.map((p) => h('option', { value: p, text: p })));
   }
 
+  for (const [key, doc] of Object.entries(presets.engines)) {
+    $('#engine').append(h('option', { value: key, text: doc.name }));
+  }
+
   const archFields = $('#arch-fields');
   for (const field of ARCH_FIELDS) {
     const id = `arch-${field}`;
@@ -69,12 +73,26 @@ function hardwareHint(machine, presets) {
     const sys = presets.systems[machine.preset];
     const chip = presets.chips[sys.chip];
     const link = sys.network?.[0];
-    const net = link ? ` · ${link.name}, ${num(link.bandwidth_gbps)} GB/s per chip` : '';
+    const name = link?.name ?? chip?.scale_up_name;
+    const bandwidth = link?.bandwidth_gbps ?? chip?.scale_up_gbps;
+    const net = name ? ` · ${name}, ${num(bandwidth)} GB/s per chip` : '';
     return `${sys.count} × ${chip?.name ?? sys.chip} per system${net}`;
   }
   const chip = presets.chips[machine.preset];
   const bf16 = chip.peak_tflops?.bf16;
   return `${num(chip.hbm_gb)} GB HBM at ${num(chip.hbm_tb_s)} TB/s` + (bf16 ? ` · ${num(bf16)} TFLOPS bf16` : '');
+}
+
+// What the engine profile changes, in one line.
+function engineHint(doc) {
+  if (!doc) return '';
+  const parts = [
+    doc.kv_read_once_per_group ? 'GQA-aware decode attention' : 'decode attention reads the KV cache once per query head',
+    doc.launch_overhead_us > 0 ? `eager launches (+${num(doc.launch_overhead_us)} µs per kernel)` : 'CUDA graphs',
+    doc.all_reduce?.implementation === 'custom' ? 'custom one-shot all-reduce' : 'library all-reduce (NCCL/RCCL/HCCL)',
+  ];
+  if (doc.kv_read_allocated_length) parts.push('static KV cache shapes');
+  return parts.join(' · ');
 }
 
 // Sets a control, except a number input the person is typing in: rewriting it would undo
@@ -164,6 +182,12 @@ export function createForm(presets, { onChange }) {
     });
   }
 
+  $('#engine').addEventListener('change', (e) => {
+    const next = clone();
+    next.engine = e.target.value;
+    onChange(next);
+  });
+
   $('#flash').addEventListener('change', (e) => {
     const next = clone();
     next.workload.flash_attention = e.target.checked;
@@ -210,6 +234,8 @@ export function createForm(presets, { onChange }) {
     }
     for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
     set($('#flash'), state.workload.flash_attention);
+    set($('#engine'), state.engine);
+    $('#engine-hint').textContent = engineHint(presets.engines[state.engine]);
 
     for (const name of ['split', 'decode', 'table']) {
       const radio = $(`input[name="${name}"][value="${state.view[name]}"]`);

@@ -4,12 +4,14 @@
 export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn', 'vocab', 'gated_ffn'];
 export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
 export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
+// The engine profile a scenario gets when it names none (core: io/scenario_json.cpp).
+export const DEFAULT_ENGINE = 'default';
 
 export function toScenario(state) {
   const { model, machine, workload: w } = state;
   const edits = Object.keys(model.edits);
   const { weights, kv_cache, activations } = w.precision;
-  return {
+  const scenario = {
     model: edits.length ? { preset: model.preset, ...model.edits } : model.preset,
     system: machine.kind === 'chip'
       ? { chip: machine.preset, count: machine.count }
@@ -24,6 +26,8 @@ export function toScenario(state) {
       flash_attention: w.flash_attention,
     },
   };
+  if (state.engine !== DEFAULT_ENGINE) scenario.engine = state.engine;
+  return scenario;
 }
 
 // JSON text of a scenario for the engine. JSON has no infinity, and JSON.stringify writes
@@ -82,9 +86,12 @@ export function fromScenario(doc, presets) {
   const precision = typeof p === 'string'
     ? { weights: p, kv_cache: p, activations: p }
     : { weights: p.weights ?? 'bf16', kv_cache: p.kv_cache ?? p.weights ?? 'bf16', activations: p.activations ?? p.weights ?? 'bf16' };
+  const engine = typeof doc.engine === 'string' ? doc.engine : DEFAULT_ENGINE;
+  if (!presets.engines?.[engine]) throw new Error(`unknown engine ${JSON.stringify(engine)}`);
   return {
     model: { preset: modelKey, edits },
     machine,
+    engine,
     workload: {
       tp: w.parallelism?.tp ?? 1,
       batch: w.batch ?? 1,

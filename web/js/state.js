@@ -6,10 +6,11 @@
 //    &tp=8&batch=1&input=2048&output=256
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
+//    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
 //    [&table=decode&split=bound&decode=step]   (view options, only when not the default)
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included; only unreadable hashes fall back to the default.
-import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, numberText } from './scenario.js';
+import { ARCH_FIELDS, DEFAULT_ENGINE, PRECISIONS, PRECISION_ROLES, fromScenario, numberText } from './scenario.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -43,6 +44,7 @@ export function toHash(state) {
   if (p.weights === p.kv_cache && p.kv_cache === p.activations) q.set('precision', p.weights);
   else for (const role of PRECISION_ROLES) q.set(role, p[role]);
   q.set('flash', onOff(state.workload.flash_attention));
+  if (state.engine !== DEFAULT_ENGINE) q.set('engine', state.engine);
   for (const [key, value] of Object.entries(state.view)) if (value !== DEFAULT_VIEW[key]) q.set(key, value);
   return '#' + q.toString();
 }
@@ -89,7 +91,7 @@ function parse(text, presets, base) {
   const q = new URLSearchParams(text);
   const known = new Set([
     'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(WORKLOAD_KEYS),
-    'precision', ...PRECISION_ROLES, 'flash', ...Object.keys(VIEW_OPTIONS),
+    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...Object.keys(VIEW_OPTIONS),
   ]);
   const seen = new Set();
   for (const key of q.keys()) {
@@ -127,6 +129,7 @@ function parse(text, presets, base) {
     if (q.has(role)) state.workload.precision[role] = readChoice(role, get(role), PRECISIONS);
   }
   if (q.has('flash')) state.workload.flash_attention = readBool('flash', get('flash'));
+  if (q.has('engine')) state.engine = readPreset('engine', get('engine'), presets.engines);
   for (const [key, choices] of Object.entries(VIEW_OPTIONS)) {
     if (q.has(key)) state.view[key] = readChoice(key, get(key), choices);
   }

@@ -22,6 +22,7 @@ const PATH_TO_FIELD = {
   'workload.precision.kv_cache': 'kv_cache',
   'workload.precision.activations': 'activations',
   'workload.flash_attention': 'flash',
+  engine: 'engine',
 };
 
 export function fieldForPath(path) {

@@ -6,6 +6,7 @@ export const CLASS_COLORS = {
   vector: '#1e9e8a',
   lookup: '#8d99a8',
   collective: '#e07b24',
+  host: '#b58b00',
 };
 export const CLASS_LABELS = {
   matmul: 'Matmul',
@@ -13,9 +14,12 @@ export const CLASS_LABELS = {
   vector: 'Elementwise',
   lookup: 'Embedding lookup',
   collective: 'Collective',
+  host: 'Engine host time',
 };
-export const BOUND_COLORS = { compute: '#2f6fd6', memory: '#1e9e8a', network: '#e07b24' };
-export const BOUND_LABELS = { compute: 'Compute-bound', memory: 'Memory-bound', network: 'Network-bound' };
+export const BOUND_COLORS = { compute: '#2f6fd6', memory: '#1e9e8a', network: '#e07b24', overhead: '#b58b00' };
+export const BOUND_LABELS = {
+  compute: 'Compute-bound', memory: 'Memory-bound', network: 'Network-bound', overhead: 'Fixed overhead',
+};
 
 export const MEMORY_COLORS = { weights: '#2f6fd6', kv_cache: '#8a4fd1', activations: '#1e9e8a', free: '#e6ebf2' };
 export const OVER = '#d43c3c';

@@ -2,14 +2,47 @@
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 
+// Where each headline number is explained (anchors of methodology.html).
+export const HOW = {
+  ttft: 'headline-numbers',
+  tpot: 'headline-numbers',
+  e2e: 'headline-numbers',
+  throughput: 'headline-numbers',
+  prefill: 'headline-numbers',
+  memory: 'memory-per-chip',
+  params: 'operators',
+};
+
 function metric(id, label, { value, unit }, sub, extra = {}) {
   return h('div', { class: `metric ${extra.class ?? ''}`.trim(), dataset: { metric: id } },
-    h('div', { class: 'metric-label', text: label }),
+    h('div', { class: 'metric-label' }, label,
+      h('a', { class: 'how', href: `methodology.html#${HOW[id]}`, title: `How is "${label}" computed?`, text: '?' })),
     h('div', { class: 'metric-value' },
       h('span', { class: 'value', text: value }),
       unit && value !== fmt.DASH ? [' ', h('span', { class: 'unit', text: unit })] : null),
     extra.bar ?? null,
-    h('div', { class: 'metric-sub', text: sub }));
+    h('div', { class: 'metric-sub', text: sub }),
+    extra.trust ?? null);
+}
+
+// The roofline bound and the measured-error range beside an expected value. `band` holds
+// ratios on time (measured / predicted, 80% of comparable cases inside); a rate takes
+// their reciprocals.
+function trust({ bound, expected, band, coverage, rate, show }) {
+  if (expected == null || !Number.isFinite(expected)) return null;
+  const lines = [];
+  if (bound != null && Math.abs(bound - expected) > 1e-3 * Math.abs(expected)) {
+    lines.push(h('div', { class: 'metric-bound', text: `roofline bound ${show(bound)}` }));
+  }
+  if (band && band.cases > 0) {
+    const [lo, hi] = rate ? [expected / band.high, expected / band.low] : [expected * band.low, expected * band.high];
+    lines.push(h('div', {
+      class: 'metric-band',
+      title: `${Math.round(coverage * 100)}% of ${band.cases} measured runs of this kind fell within this range of Envelope's prediction`,
+      text: `measured runs: ${show(lo)} – ${show(hi)}`,
+    }));
+  }
+  return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;
 }
 
 const plural = (n, noun) => `${fmt.int(n)} ${noun}${n === 1 ? '' : 's'}`;
@@ -44,15 +77,25 @@ export function renderSummary(result) {
     ? `fits · ${fmt.percent(m.total_bytes / m.capacity_bytes)} of HBM`
     : `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`;
 
+  const r = s.roofline ?? {};
+  const bands = s.error_band ?? {};
+  const coverage = bands.coverage ?? 0.8;
+  const time = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, show: fmt.time });
+  const rate = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, rate: true,
+    show: (x) => `${fmt.compact(x)} tokens/s` });
   $('#summary').replaceChildren(
     metric('ttft', 'Time to first token', fmt.timeParts(s.ttft_s),
-      `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`),
+      `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`,
+      { trust: trust(time('ttft_s', bands.ttft)) }),
     metric('tpot', 'Time per output token', fmt.timeParts(s.tpot_s),
-      s.tpot_s == null ? 'no decode step: one output token' : `mean over ${plural(steps, 'decode step')}`),
+      s.tpot_s == null ? 'no decode step: one output token' : `mean over ${plural(steps, 'decode step')}`,
+      { trust: trust(time('tpot_s', bands.generation)) }),
     metric('e2e', 'End-to-end latency', fmt.timeParts(s.e2e_latency_s),
-      `${plural(w.output_tokens, 'output token')} per sequence`),
+      `${plural(w.output_tokens, 'output token')} per sequence`,
+      { trust: trust(time('e2e_latency_s', bands.generation)) }),
     metric('throughput', 'Output throughput', tokensPerSecond(s.output_tokens_per_s),
-      `${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`),
+      `${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`,
+      { trust: trust(rate('output_tokens_per_s', bands.generation)) }),
     metric('prefill', 'Prefill throughput', tokensPerSecond(s.prefill_tokens_per_s),
       'prompt tokens per second'),
     metric('memory', 'Memory per chip', memoryValue, memorySub,
