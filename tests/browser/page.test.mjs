@@ -280,3 +280,64 @@ test('a file of the app that fails to load is reported, not an endless "Loadingâ
   assert.match(await broken.textContent('#fatal'), /could not start.*failed to load/s);
   await broken.close();
 });
+
+test('each headline shows the roofline bound, the measured-run range and a methodology link', async () => {
+  await reset();
+  const ttft = page.locator('[data-metric="ttft"]');
+  assert.match(await ttft.locator('.metric-bound').textContent(), /^roofline bound \d/);
+  assert.match(await ttft.locator('.metric-band').textContent(), /^measured runs: .+ â€“ .+/);
+  assert.match(await ttft.locator('.metric-band').getAttribute('title'), /80% of \d+ measured runs/);
+  assert.match(await ttft.locator('a.how').getAttribute('href'), /^methodology\.html#[a-z-]+$/);
+  await assertClean(page);
+});
+
+test('the serving software is a choice of the form, kept in the link, and changes the numbers', async () => {
+  await reset();
+  const before = await metric(page, 'tpot');
+  await page.selectOption('#engine', 'tensorrt-llm-0.5');
+  await page.waitForFunction(() => location.hash.includes('engine=tensorrt-llm-0.5'));
+  await page.waitForFunction((old) => document.querySelector('[data-metric="tpot"] .metric-value')?.textContent !== old, before);
+  assert.match(await page.textContent('#engine-hint'), /once per query head/);
+  const hash = await page.evaluate(() => location.hash);
+  const copy = await open(base + hash);
+  assert.equal(await copy.inputValue('#engine'), 'tensorrt-llm-0.5');
+  await copy.close();
+  await page.selectOption('#engine', 'default');
+  await page.waitForFunction(() => !location.hash.includes('engine='));
+  await assertClean(page);
+});
+
+test('the validation view plots every scored case and prints the validate summary', async () => {
+  const v = await context.newPage();
+  v.problems = [];
+  v.on('pageerror', (e) => v.problems.push(e.message));
+  await v.goto(`${base}validation.html`);
+  await v.locator('#validation-summary tbody tr').first().waitFor({ timeout: 15000 });
+  assert.match(await v.textContent('#lede'), /^\d+ published measurements predicted, mean absolute error [\d.]+%/);
+  const rows = await v.$$('#validation-cases tbody tr');
+  assert.ok(rows.length > 100, `${rows.length} case rows`);
+  assert.ok(await v.$('#validation-chart canvas'));
+  assert.match(await v.textContent('#validation-summary'), /inference/);
+  // Filtering by kind narrows the table to that kind.
+  await v.selectOption('#filter-kind', 'collective');
+  await v.waitForFunction(() => [...document.querySelectorAll('#validation-cases tbody tr td:nth-child(2)')]
+    .every((td) => td.textContent === 'collective'));
+  assert.ok((await v.$$('#validation-cases tbody tr')).length >= 20);
+  assert.ok((await v.$$('#validation-skipped li')).length > 10);
+  // Cases with a web address in their source link to it.
+  assert.match(await v.getAttribute('#validation-cases tbody tr a', 'href'), /^https?:\/\//);
+  assert.deepEqual(v.problems, []);
+  await v.close();
+});
+
+test('the methodology view renders the document and every headline link lands on a heading', async () => {
+  const m = await context.newPage();
+  await m.goto(`${base}methodology.html`);
+  await m.locator('#doc h2').first().waitFor({ timeout: 10000 });
+  const ids = await m.evaluate(() => [...document.querySelectorAll('#doc h2, #doc h3')].map((e) => e.id));
+  const links = await page.evaluate(() => [...document.querySelectorAll('a.how')].map((a) => a.getAttribute('href').split('#')[1]));
+  assert.ok(links.length >= 7);
+  for (const id of links) assert.ok(ids.includes(id), `no heading #${id} in the methodology`);
+  assert.ok((await m.$$('#toc a')).length > 10);
+  await m.close();
+});

@@ -23,7 +23,7 @@ export function checkResult(result) {
   // output token; E2E ≥ TTFT > 0; the bound never slower than the expected value.
   const numbers = (obj, where) => {
     for (const [k, v] of Object.entries(obj)) {
-      if (k === 'roofline') continue;
+      if (k === 'roofline' || k === 'error_band') continue;
       if (k === 'tpot_s' && outputTokens === 1) assert.equal(v, null, `${where}.tpot_s with one output token`);
       else assert.equal(typeof v, 'number', `${where}.${k} = ${v}`);
     }
@@ -32,6 +32,11 @@ export function checkResult(result) {
   };
   numbers(summary, 'summary');
   numbers(summary.roofline, 'summary.roofline');
+  const band = summary.error_band;
+  for (const family of ['ttft', 'generation']) {
+    const b = band[family];
+    assert.ok(b.cases === 0 || (b.low > 0 && b.low <= b.high), `error_band.${family}`);
+  }
   const slack = (a, b) => a <= b * (1 + 1e-9);
   assert.ok(slack(summary.roofline.ttft_s, summary.ttft_s), 'the bound TTFT exceeds the expected one');
   assert.ok(slack(summary.roofline.e2e_latency_s, summary.e2e_latency_s), 'the bound E2E exceeds the expected one');

@@ -110,7 +110,7 @@ test('random edits of a scenario never produce a non-finite number or a crash', 
     good++;
     // nlohmann writes NaN and ±Inf as null: only tpot_s may be null, and only with 1 output token.
     for (const [k, v] of Object.entries(out.summary)) {
-      if (k === 'roofline') continue;
+      if (k === 'roofline' || k === 'error_band') continue;
       if (k === 'tpot_s' && out.scenario.workload.output_tokens === 1) assert.equal(v, null);
       else assert.ok(Number.isFinite(v), `summary.${k} = ${v} for ${JSON.stringify(s.workload)}`);
     }
@@ -119,4 +119,16 @@ test('random edits of a scenario never produce a non-finite number or a crash', 
     }
   }
   assert.ok(good > 100, `only ${good} edits were valid`);
+});
+
+test('validation() gives the same report as envelope validate --json on the bundled cases', () => {
+  const fromWasm = JSON.parse(mod.validation());
+  assert.equal(fromWasm.ok, true);
+  const r = spawnSync(cli, ['validate', '--json', path.join(scenariosDir, '../measured/cases.json')],
+    { encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, r.stderr);
+  const fromCli = JSON.parse(r.stdout);
+  assertSameNumbers(fromWasm.summary, fromCli.summary, 'summary');
+  assert.equal(fromWasm.cases.length, fromCli.cases.length);
+  assert.deepEqual(fromWasm.skipped, fromCli.skipped);
 });
