@@ -24,6 +24,10 @@ struct Engine {
     // decode attention over all of it every step (the padding is masked, not skipped).
     bool kv_read_allocated_length = false;
 
+    // A gated MLP's gate and up projections run as one GEMM of twice the width, or as two
+    // GEMMs (TensorRT-LLM before 0.13: two matmuls and a combining kernel).
+    bool fused_gate_up = true;
+
     // Host time to launch one kernel that the GPU cannot hide (eager launches without CUDA
     // graphs leave gaps between short kernels), µs; ~0 with graph capture.
     double launch_overhead_us = 0;

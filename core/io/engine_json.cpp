@@ -33,6 +33,7 @@ Engine parse_engine(const Json& value, const std::string& path) {
     }
     e.kv_read_once_per_group = r.boolean("kv_read_once_per_group");
     e.kv_read_allocated_length = r.boolean_or("kv_read_allocated_length", false);
+    e.fused_gate_up = r.boolean_or("fused_gate_up", true);
     e.launch_overhead_us = r.number("launch_overhead_us", 0, 1e6);
     e.step_overhead_us = r.number("step_overhead_us", 0, 1e7);
     JsonReader ar(r.value("all_reduce"), r.path_of("all_reduce"));
@@ -76,6 +77,7 @@ Json to_json(const Engine& e) {
                 {"source", e.source},
                 {"kv_read_once_per_group", e.kv_read_once_per_group},
                 {"kv_read_allocated_length", e.kv_read_allocated_length},
+                {"fused_gate_up", e.fused_gate_up},
                 {"launch_overhead_us", e.launch_overhead_us},
                 {"step_overhead_us", e.step_overhead_us},
                 {"all_reduce", ar},

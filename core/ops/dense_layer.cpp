@@ -5,7 +5,8 @@
 //              kvc = max(1, kv_heads/tp) KV heads per chip
 //   attention  per head: scores Q·Kᵀ and context P·V over the cached + new tokens
 //   out_proj   [T × heads/tp·d] · [heads/tp·d × h]               row-parallel → all-reduce
-//   mlp_up     [T × h] · [h × m·ffn/tp], m = 2 when gated (gate and up fused)
+//   mlp_up     [T × h] · [h × m·ffn/tp], m = 2 when gated (gate and up fused); an engine
+//              that does not fuse them runs mlp_gate and mlp_up, [h × ffn/tp] each
 //   mlp_down   [T × ffn/tp] · [ffn/tp × h]                       row-parallel → all-reduce
 // Norms and residual adds act on the full [T × h] stream, replicated on every chip
 // (no sequence parallelism in inference).
@@ -149,8 +150,15 @@ void lower_dense_layer(const LowerInput& in, std::vector<Op>& out) {
     const double up_width = (m.gated_ffn ? 2.0 : 1.0) * ffn;
     out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(m.norm),
                                 pr.residual, norm_params(m), pr.weights));
-    out.push_back(build::matmul("mlp_up", layers, tokens, h, up_width, pr.weights,
-                                pr.activations, pr.residual, m.linear_bias));
+    if (m.gated_ffn && !in.engine.fused_gate_up) {
+        out.push_back(build::matmul("mlp_gate", layers, tokens, h, ffn, pr.weights, pr.activations, pr.residual,
+                                    m.linear_bias));
+        out.push_back(build::matmul("mlp_up", layers, tokens, h, ffn, pr.weights, pr.activations, pr.residual,
+                                    m.linear_bias));
+    } else {
+        out.push_back(build::matmul("mlp_up", layers, tokens, h, up_width, pr.weights, pr.activations,
+                                    pr.residual, m.linear_bias));
+    }
     out.push_back(build::vector("mlp_act", layers, constant(tokens * up_width),
                                 constant(tokens * ffn),
                                 m.gated_ffn ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,

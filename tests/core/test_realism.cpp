@@ -162,3 +162,19 @@ TEST_CASE("the largest batch fills the engine's KV budget and no more") {
     CHECK(above.kv_cache_bytes > above.kv_budget_bytes);
     CHECK(b == 181'399);
 }
+
+TEST_CASE("an engine that does not fuse gate and up runs two GEMMs of half the width") {
+    Scenario s = test::tiny_scenario(1, 2, 16, 4);  // gated FFN of 4096
+    const TpShard shard = shard_for_tp(s.model, 1);
+    const Pass prefill = prefill_pass(2, 16, 20);
+    Engine separate;
+    separate.fused_gate_up = false;
+    const std::vector<Op> fused = lower_forward(LowerInput{s.model, shard, s.workload.precision, prefill, s.engine, true});
+    const std::vector<Op> split = lower_forward(LowerInput{s.model, shard, s.workload.precision, prefill, separate, true});
+    CHECK(op_named(fused, "mlp_up").shape.n == 8192);
+    CHECK(op_named(split, "mlp_up").shape.n == 4096);
+    CHECK(op_named(split, "mlp_gate").shape.n == 4096);
+    CHECK(split.size() == fused.size() + 1);
+    CHECK(op_named(split, "mlp_gate").flops.at(0) + op_named(split, "mlp_up").flops.at(0) ==
+          op_named(fused, "mlp_up").flops.at(0));
+}
