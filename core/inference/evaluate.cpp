@@ -32,7 +32,7 @@ PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, const Timi
         r.cls = op.cls;
         r.precision = op.precision;
         r.count = op.count;
-        r.bound = t.dominant();
+        r.bound = op.cls == OpClass::host ? Bound::overhead : t.dominant();
         r.total_time_s = t.total_s * op.count;
         r.flops = sum_affine(op.flops, first, last) / steps;
         r.bytes_read = sum_affine(op.traffic.read(), first, last) / steps;

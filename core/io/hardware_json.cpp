@@ -73,6 +73,9 @@ Chip parse_chip(const Json& value, const std::string& path) {
     c.scale_up_efficiency = eff.number("scale_up", kTiny, 1);
     c.attention_efficiency = eff.number_or("attention", 0, 1, 0);
     c.in_network_reduction_efficiency = eff.number_or("in_network_reduction", 0, 1, 0);
+    if (c.in_network_reduction_efficiency > 0 && c.scale_up_topology != Topology::switch_) {
+        throw InputError(eff.path_of("in_network_reduction"), "needs scale_up_topology \"switch\"");
+    }
     eff.finish();
 
     if (const Json* k = r.optional_value("kernels")) {

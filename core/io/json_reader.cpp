@@ -87,7 +87,8 @@ std::string JsonReader::path_of(const std::string& key) const {
     return path_.empty() ? key : path_ + "." + key;
 }
 
-bool JsonReader::has(const char* key) const {
+bool JsonReader::has(const char* key) {
+    seen_.insert(key);  // a field asked about is a known field, present or not
     const auto it = obj_.find(key);
     return it != obj_.end() && !it->is_null();
 }

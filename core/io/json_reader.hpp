@@ -22,7 +22,7 @@ public:
 
     const std::string& path() const { return path_; }
     std::string path_of(const std::string& key) const;
-    bool has(const char* key) const;  // present and not null
+    bool has(const char* key);  // present and not null (and a known field from now on)
 
     // Required fields.
     int64_t integer(const char* key, int64_t min, int64_t max);

@@ -34,12 +34,6 @@ double group_bandwidth(int64_t chips, const NetworkLevel& level) {
 
 }  // namespace
 
-AlphaBeta collective_cost(CollectiveKind kind, int64_t chips, const NetworkLevel& level) {
-    if (chips <= 1 || kind == CollectiveKind::none) return {};
-    const RingShape r = ring_shape(kind, static_cast<double>(chips));
-    return {r.steps * level.latency_us * 1e-6, r.bytes_per_byte / (level.bandwidth_gbps * 1e9 * level.efficiency)};
-}
-
 AlphaBeta collective_bound(CollectiveKind kind, int64_t chips, const NetworkLevel& level) {
     if (chips <= 1 || kind == CollectiveKind::none) return {};
     const RingShape r = ring_shape(kind, static_cast<double>(chips));

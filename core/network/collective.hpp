@@ -18,16 +18,14 @@ struct AlphaBeta {
     double time(double bytes) const { return latency_s + seconds_per_byte * bytes; }
 };
 
-// Ring algorithms (Thakur, Rabenseifner & Gropp 2005, "Optimization of Collective
-// Communication Operations in MPICH", §4; Patarasuk & Yuan 2009), p chips, per-chip
-// one-direction bandwidth B·efficiency, per-step latency α:
-//   all-reduce  (reduce-scatter + all-gather): 2(p−1)·α + 2·(p−1)/p · n / B
-//   all-gather, reduce-scatter:                 (p−1)·α +   (p−1)/p · n / B
-//   send/recv:                                         α +           n / B
+// The ring algorithm's shape (Thakur, Rabenseifner & Gropp 2005, "Optimization of
+// Collective Communication Operations in MPICH", §4; Patarasuk & Yuan 2009): with p chips
+// it takes s steps and sends r bytes per byte of the buffer n:
+//   all-reduce (reduce-scatter + all-gather): s = 2(p−1), r = 2(p−1)/p
+//   all-gather, reduce-scatter:               s = p−1,    r = (p−1)/p
+//   send/recv:                                s = 1,      r = 1
 // On a switch the ring is embedded with every chip sending at its full injection
-// bandwidth, so the same formulas hold (this is NCCL's ring algorithm on NVSwitch).
-// p = 1 costs nothing.
-AlphaBeta collective_cost(CollectiveKind kind, int64_t chips, const NetworkLevel& level);
+// bandwidth (NCCL's ring on NVSwitch). p = 1 costs nothing.
 
 // The roofline bound of a collective: no latency, the bytes at the bandwidth of the best
 // algorithm the level offers (the ring's 2(p−1)/p·n/B for an all-reduce, or NVLS's
@@ -68,15 +66,16 @@ struct CollectiveChoice {
 // (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel: time = base latency + steps ·
 // per-step latency + bytes / bandwidth, per protocol) and takes the fastest:
 //   ring, LL protocol (8-byte stores carrying a flag each: low latency, half the bandwidth)
-//        call_latency + s·α + (s/p)·n / (B/2)
+//        call_latency + s·α + r·n / (B/2)
 //   ring, Simple protocol (full bandwidth, more latency per step; NCCL's NVLink table:
 //        +4.8 µs base and +2.93 µs per step over LL)
-//        call_latency + 4.8 µs + s·(α + 2.93 µs) + (s/p)·n / B
+//        call_latency + 4.8 µs + s·(α + 2.93 µs) + r·n / B
 //   NVLS, all-reduce on a switch that reduces in the network, for groups of at least
 //   the level's NVLS minimum (NCCL's own choice, measured: H200 from 5 GPUs, B200 from 6):
 //        nvls_latency + n / (B_link · η_nvls)
-// with s the ring's steps (all-reduce 2(p−1), all-gather and reduce-scatter p−1,
-// send/recv 1). An engine's custom all-reduce, within its one-shot limits:
+// with s the ring's steps and r the bytes each chip sends per byte of the buffer
+// (all-reduce 2(p−1) and 2(p−1)/p, all-gather and reduce-scatter p−1 and (p−1)/p,
+// send/recv 1 and 1). An engine's custom all-reduce, within its one-shot limits:
 //   one-shot (each chip reads every peer's buffer): one_shot_latency + (p−1)·n / (B_link · η)
 // B is the bandwidth a group of p chips really has: on a switch each chip's whole
 // bandwidth; on a fully connected level only p − 1 of its size − 1 links,

@@ -63,7 +63,7 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
     const double q_elems = b * n * heads * d;                       // Q (and O) elements
     // K (or V) elements read from the cache: the filled part, or, for a static-shape engine
     // in decode, every slot reserved for the sequence.
-    const bool decode = n == 1;
+    const bool decode = p.decode;
     const bool whole_allocation = decode && in.engine.kv_read_allocated_length && p.allocated_tokens > 0;
     const Affine kv_elems_one =
         (b * kv_heads * d) * (whole_allocation ? constant(static_cast<double>(p.allocated_tokens)) : context);

@@ -18,6 +18,7 @@ struct Pass {
     Affine cached_tokens;       // tokens per sequence already in the KV cache (affine in L)
     int64_t logit_tokens = 1;   // tokens per sequence whose logits are computed
     int64_t allocated_tokens = 0;  // KV-cache slots reserved per sequence (prompt + generation)
+    bool decode = false;        // a generation step (decode kernels), not a prefill
 };
 
 Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens);

@@ -176,7 +176,8 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     c.replicas = optional_member(inf, "dp") ? count(inf, "dp", "inference") : 1;
     c.job_chips = count(hw, "count", "hardware");
 
-    // A null precision means "not stated": weights and activations default to bf16, the KV
+    // A null precision means "not stated": activations default to bf16, weights to the
+    // activation format, the KV
     // cache to the activation format but not below 8 bits (fp8 serving recipes quantize the
     // KV cache with the activations: TensorRT-LLM's FP8 and NVFP4 checkpoints carry an FP8
     // KV cache, Intel Neural Compressor's fp8 recipe an fp8 one).

@@ -33,7 +33,7 @@ std::string percent(double fraction) {
 std::string stats_line(const std::string& name, const ErrorStats& s) {
     char line[256];
     std::snprintf(line, sizeof line,
-                  "%-34s %4d   %6.1f%%   %6.1f%%   %5.0f%%   %5.0f%%   %7s   %6.0f%%\n", name.c_str(),
+                  "%-42s %4d   %6.1f%%   %6.1f%%   %5.0f%%   %5.0f%%   %7s   %6.0f%%\n", name.c_str(),
                   s.scored, s.mape * 100, s.median_ape * 100, s.within_10 * 100, s.within_25 * 100,
                   percent(s.bias).c_str(), s.worst * 100);
     return line;
@@ -142,7 +142,7 @@ std::string to_text(const ValidationReport& r) {
     }
     out += "\nskipped:\n";
     for (const SkippedCase& s : r.skipped) out += "  " + s.id + ": " + s.reason + "\n";
-    std::snprintf(line, sizeof line, "\n%-34s %4s   %7s   %7s   %6s   %6s   %7s   %7s\n", "summary", "n", "MAPE",
+    std::snprintf(line, sizeof line, "\n%-42s %4s   %7s   %7s   %6s   %6s   %7s   %7s\n", "summary", "n", "MAPE",
                   "median", "≤10%", "≤25%", "bias", "worst");
     out += line;
     out += stats_line("all", r.all);

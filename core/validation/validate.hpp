@@ -54,7 +54,7 @@ ValidationReport validate_cases(const Json& cases);
 
 ErrorStats error_stats(const std::vector<double>& signed_errors);
 
-// {"cases": [{id, kind, primary, measured, predicted, error, source, scenario?}],
+// {"cases": [{id, kind, primary, measured, predicted, error, source, chip, engine?, scenario?}],
 //  "skipped": [{id, reason}],
 //  "summary": {scored, skipped, mape, median_ape, within_10, within_25, bias, worst,
 //              by_kind: {kind: {...}}, by_metric: {"kind/metric": {...}}}}

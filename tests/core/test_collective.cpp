@@ -1,25 +1,33 @@
+// The roofline bound of a collective: the ring's bytes (or NVLS's) at the link bandwidth,
+// no latency, worked out by hand.
 #include <doctest/doctest.h>
 
 #include "network/collective.hpp"
 
 using namespace envelope;
 
-TEST_CASE("ring all-reduce and all-gather follow the α–β formulas") {
+TEST_CASE("the collective bound moves the ring's bytes at the sustained bandwidth, without latency") {
     NetworkLevel l;
+    l.size = 8;
     l.bandwidth_gbps = 450;
     l.latency_us = 2;
     l.efficiency = 0.8;
     const double B = 450e9 * 0.8;
-
-    // All-reduce over 8 chips of a 16 MiB buffer: 2·7·2 µs + 2·(7/8)·n/B.
     const double n = 16.0 * 1024 * 1024;
-    const AlphaBeta ar = collective_cost(CollectiveKind::all_reduce, 8, l);
-    CHECK(ar.time(n) == doctest::Approx(28e-6 + 2 * 7.0 / 8 * n / B).epsilon(1e-12));
 
-    // All-gather moves half the bytes and takes half the steps.
-    const AlphaBeta ag = collective_cost(CollectiveKind::all_gather, 8, l);
-    CHECK(ag.time(n) == doctest::Approx(14e-6 + 7.0 / 8 * n / B).epsilon(1e-12));
-
+    // All-reduce over 8 chips of a 16 MiB buffer: 2·(7/8)·n/B, no latency term.
+    const AlphaBeta ar = collective_bound(CollectiveKind::all_reduce, 8, l);
+    CHECK(ar.latency_s == 0);
+    CHECK(ar.time(n) == doctest::Approx(2 * 7.0 / 8 * n / B).epsilon(1e-12));
+    // All-gather and reduce-scatter move half of that; send/recv the buffer once.
+    CHECK(collective_bound(CollectiveKind::all_gather, 8, l).time(n) == doctest::Approx(7.0 / 8 * n / B).epsilon(1e-12));
+    CHECK(collective_bound(CollectiveKind::reduce_scatter, 8, l).time(n) ==
+          doctest::Approx(7.0 / 8 * n / B).epsilon(1e-12));
+    CHECK(collective_bound(CollectiveKind::send_recv, 2, l).time(n) == doctest::Approx(n / B).epsilon(1e-12));
+    // With in-network reduction at 0.61 of the link the all-reduce sends the buffer once:
+    // n / (450 GB/s · 0.61) beats the ring's 1.75·n / 360 GB/s.
+    l.in_network_reduction_efficiency = 0.61;
+    CHECK(collective_bound(CollectiveKind::all_reduce, 8, l).time(n) == doctest::Approx(n / (450e9 * 0.61)).epsilon(1e-12));
     // One chip: nothing to do.
-    CHECK(collective_cost(CollectiveKind::all_reduce, 1, l).time(n) == 0);
+    CHECK(collective_bound(CollectiveKind::all_reduce, 1, l).time(n) == 0);
 }
