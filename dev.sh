@@ -118,12 +118,15 @@ run_fuzz() {
   log "fuzzing evaluate_json for ${seconds} s (ASan + UBSan)"
   node tests/fuzz/seeds.mjs "$dir"
   mkdir -p "$dir/findings"
+  local status=0
   ASAN_OPTIONS=detect_leaks=1 build/sanitize/fuzz_evaluate "$dir/corpus" \
     -dict="$dir/envelope.dict" -max_total_time="$seconds" -max_len=8192 -timeout=2 \
-    -rss_limit_mb=2048 -artifact_prefix="$dir/findings/" -print_final_stats=1 2>&1 |
-    grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY|invariant broken|Done )' || true
-  # grep hides libFuzzer's progress lines; its exit status is what counts.
-  return "${PIPESTATUS[0]}"
+    -rss_limit_mb=2048 -artifact_prefix="$dir/findings/" -print_final_stats=1 >"$dir/fuzz.log" 2>&1 || status=$?
+  # The log keeps libFuzzer's progress lines; the summary and any finding are shown.
+  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY|invariant broken|Done |ParseDictionaryFile)' \
+    "$dir/fuzz.log" || true
+  if [ "$status" -ne 0 ]; then tail -n 40 "$dir/fuzz.log"; fi
+  return "$status"
 }
 
 # ---- commands ----------------------------------------------------------------------

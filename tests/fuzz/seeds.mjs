@@ -19,7 +19,7 @@ const walk = (v) => {
 };
 for (const kind of fs.readdirSync(path.join(root, 'presets'))) {
   const dir = path.join(root, 'presets', kind);
-  if (!fs.statSync(dir).isDirectory()) continue;
+  if (!fs.statSync(dir).isDirectory() || kind === 'measured') continue;
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
     words.add(file.replace(/\.json$/, ''));
@@ -38,7 +38,12 @@ const hostile = {
 for (const [name, text] of Object.entries(hostile)) fs.writeFileSync(path.join(corpus, name), text);
 
 const tokens = ['{', '}', '[', ']', ':', ',', 'true', 'false', 'null', '0', '-1', '1e400', '1e18', '0.5'];
-const escape = (s) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+// libFuzzer's dictionary syntax: printable ASCII as is, " and \ escaped, other bytes \xNN.
+const escape = (s) => [...Buffer.from(s, 'utf8')].map((b) => {
+  if (b === 0x22 || b === 0x5c) return `\\${String.fromCharCode(b)}`;
+  if (b >= 0x20 && b < 0x7f) return String.fromCharCode(b);
+  return `\\x${b.toString(16).padStart(2, '0')}`;
+}).join('');
 const lines = [...[...words].sort().map((w) => `"\\"${escape(w)}\\""`), ...tokens.map((t) => `"${escape(t)}"`)];
 fs.writeFileSync(path.join(out, 'envelope.dict'), `${lines.join('\n')}\n`);
 console.log(`fuzz seeds: ${fs.readdirSync(corpus).length} files in ${corpus}, ${lines.length} dictionary entries`);
