@@ -3,7 +3,8 @@
 #include <exception>
 
 #include "common/error.hpp"
-#include "inference/evaluate.hpp"
+#include "evaluate.hpp"
+#include "io/collective_json.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -15,7 +16,8 @@ namespace envelope {
 
 Json evaluate_document(const Json& doc) {
     const Scenario s = parse_scenario(doc);
-    InferenceResult r = evaluate_inference(s);
+    check_scenario(s);
+    Result r = evaluate(s);
     const InferenceErrorBands& bands = bundled_inference_error_bands();
     r.error_bands.coverage = bands.coverage;
     r.error_bands.ttft = {bands.ttft.low, bands.ttft.high, bands.ttft.cases};
@@ -23,9 +25,13 @@ Json evaluate_document(const Json& doc) {
     return to_json(r, s);
 }
 
-std::string evaluate_json(std::string_view text) {
+namespace {
+
+// Runs a JSON-in, JSON-out entry point; never throws.
+template <typename Body>
+std::string guarded(std::string_view text, Body&& body) {
     try {
-        return to_text(evaluate_document(parse_json_text(text)));
+        return to_text(body(parse_json_text(text)));
     } catch (const InputError& e) {
         return to_text(error_json(e.path(), e.what()));
     } catch (const std::exception& e) {
@@ -34,6 +40,12 @@ std::string evaluate_json(std::string_view text) {
         return to_text(error_json("", "internal error"));
     }
 }
+
+}  // namespace
+
+std::string evaluate_json(std::string_view text) { return guarded(text, evaluate_document); }
+
+std::string collective_json(std::string_view text) { return guarded(text, collective_document); }
 
 std::string validation_json() {
     try {

@@ -15,6 +15,9 @@ Json evaluate_document(const Json& scenario);
 // {"ok": false, "error": {"path": ..., "message": ...}}.
 std::string evaluate_json(std::string_view scenario_text);
 
+// One collective on a system, nccl-tests style (io/collective_json.hpp). Never throws.
+std::string collective_json(std::string_view request_text);
+
 // All presets: {"ok": true, "version", "models": {...}, "chips": {...}, ...}.
 std::string presets_json();
 

@@ -1,11 +1,13 @@
 #pragma once
-// Everything one evaluation needs, with presets already resolved.
+// Everything one evaluation needs, with presets already resolved: a model on a system,
+// a workload, the parallel mapping, and the software that runs it.
 #include <string>
 
 #include "engine/engine.hpp"
 #include "hardware/system.hpp"
 #include "model/model.hpp"
-#include "workload/inference.hpp"
+#include "parallel/parallelism.hpp"
+#include "workload/workload.hpp"
 
 namespace envelope {
 
@@ -14,7 +16,8 @@ struct Scenario {
     std::string description;
     Model model;
     System system;
-    InferenceWorkload workload;
+    Workload workload;
+    Parallelism parallelism;
     Engine engine;            // the serving software (preset "default" when not given)
 };
 

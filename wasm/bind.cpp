@@ -3,6 +3,8 @@
 //   evaluate(scenario) -> string   scenario: JSON text; returns the result JSON text, or
 //                                  {"ok":false,"error":{"path","message"}} — for any
 //                                  argument whatsoever; it never throws
+//   collective(request) -> string  one collective on a system, nccl-tests style
+//                                  (core/io/collective_json.hpp), same contract
 //   presets()          -> string   all presets as JSON text
 //   validation()       -> string   the model scored on the bundled measured cases
 //   version()          -> string
@@ -36,6 +38,13 @@ std::string evaluate(emscripten::val scenario) {
         "", "evaluate() takes the scenario as JSON text (JSON.stringify it first), got " + type));
 }
 
+std::string collective(emscripten::val request) {
+    if (request.isString()) return envelope::collective_json(request.as<std::string>());
+    const std::string type = request.isNull() ? "null" : request.typeOf().as<std::string>();
+    return envelope::to_text(envelope::error_json(
+        "", "collective() takes the request as JSON text (JSON.stringify it first), got " + type));
+}
+
 std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
@@ -48,6 +57,7 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("evaluate", &evaluate);
+    emscripten::function("collective", &collective);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);
     emscripten::function("validation", &validation);

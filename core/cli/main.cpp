@@ -6,6 +6,9 @@
 //   envelope validate [--json] CASES.json
 //                                   predict every measured case of a file (the format of
 //                                   presets/measured/FORMAT.md) and score the predictions
+//   envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep ...] [--json]
+//                                   predict one collective like nccl-tests measures it
+//                                   (cli/collective_command.cpp)
 //   envelope presets [--json]       list the built-in presets
 //   envelope --version | --help
 //
@@ -17,6 +20,7 @@
 #include <string>
 
 #include "api.hpp"
+#include "cli/collective_command.hpp"
 #include "common/error.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -34,6 +38,8 @@ const char* kUsage =
     "                                     evaluate a scenario (- reads stdin)\n"
     "       envelope validate [--json] CASES.json\n"
     "                                     score the model on measured cases (presets/measured/cases.json)\n"
+    "       envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep [FROM TO [FACTOR]]]\n"
+    "                                     predict one collective, nccl-tests style (--json for JSON)\n"
     "       envelope presets [--json]     list built-in presets (--json: full documents)\n"
     "       envelope --version\n";
 
@@ -127,6 +133,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate" && argc == 3) return validate(argv[2], false);
     if (cmd == "validate" && argc == 4 && std::string(argv[2]) == "--json") return validate(argv[3], true);
     if (cmd == "validate" && argc == 4 && std::string(argv[3]) == "--json") return validate(argv[2], true);
+    if (cmd == "collective") return envelope::cli::collective_command(argc - 1, argv + 1);
     if (cmd == "presets" && argc == 2) return presets(false);
     if (cmd == "presets" && argc == 3 && std::string(argv[2]) == "--json") return presets(true);
     if (cmd == "--version" && argc == 2) {

@@ -1,6 +1,7 @@
 #pragma once
 // One accelerator: its roofs (peak compute per format, memory capacity and bandwidth)
-// and the achievable fraction of each roof.
+// and the achievable fraction of each roof. How chips are joined is the system's network
+// (hardware/system.hpp), not the chip's.
 //
 // Peaks are vendor datasheet numbers (dense, no sparsity). Efficiencies are per-chip
 // data with a source each (e.g. the best measured GEMM over peak); no efficiency
@@ -10,7 +11,6 @@
 #include <string>
 
 #include "common/precision.hpp"
-#include "network/network.hpp"
 
 namespace envelope {
 
@@ -26,18 +26,9 @@ struct Chip {
     double hbm_gb = 0;                // capacity, decimal GB
     double hbm_tb_s = 0;              // peak bandwidth, decimal TB/s
     double sram_mb = 0;               // on-chip last-level memory (L2 / Infinity Cache / SRAM)
-    std::string scale_up_name;        // what joins the chips of its scale-up domain
-    double scale_up_gbps = 0;         // per-chip scale-up bandwidth, one direction, GB/s
-    double scale_up_latency_us = 0;   // per-step latency of a scale-up collective, µs
-    double scale_up_call_latency_us = 0;        // fixed cost of one collective call, µs
-    double in_network_reduction_latency_us = 0; // the smallest NVLS all-reduce, µs
-    int64_t in_network_reduction_min_chips = 2; // the smallest group NCCL uses NVLS for
-    // The chip's standard scale-up domain (the default network of a system that gives
-    // none): how its links join (an NVSwitch, or a direct link to every peer on the
-    // board) and how many chips one domain holds (0: as many as the system has).
-    Topology scale_up_topology = Topology::switch_;
-    int64_t scale_up_size = 0;
-    double scale_out_gbps = 0;        // per-chip share of the node's NICs, one direction, GB/s
+    // The system preset whose network joins several of these chips when a system names
+    // only a chip and a count (e.g. "dgx-h100" for an H100 SXM); empty: none.
+    std::string reference_system;
     double tdp_w = 0;
 
     // Achievable fraction of the matrix peak, per format; `matrix_efficiency_default`
@@ -45,8 +36,6 @@ struct Chip {
     std::array<std::optional<double>, std::size(kAllPrecisions)> matrix_efficiency{};
     double matrix_efficiency_default = 0;
     double memory_efficiency = 0;     // achievable fraction of hbm_tb_s
-    double scale_up_efficiency = 0;   // achievable fraction of scale_up_gbps for large messages
-    double in_network_reduction_efficiency = 0;  // NVLS on the scale-up switch (0: none)
 
     // ---- the realism layer (perf/realism.hpp); zero values switch a mechanism off ----
 
@@ -68,6 +57,8 @@ struct Chip {
     // Fused attention (FlashAttention) reaches this fraction of the matrix peak; 0: the
     // matrix efficiency.
     double attention_efficiency = 0;
+    // Its backward pass (training) reaches this fraction; 0: the forward's.
+    double attention_backward_efficiency = 0;
 
     std::optional<double> peak(Precision p) const {
         return peak_tflops[static_cast<std::size_t>(p)];

@@ -3,7 +3,6 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "parallel/placement.hpp"
 
 namespace envelope {
 
@@ -23,37 +22,29 @@ void check_math_format(const Chip& chip, Precision a, const char* a_path, Precis
                                std::string(to_string(math)) + " peak");
 }
 
+void check_mapping(const Parallelism& p, const InferenceWorkload& w) {
+    if (p.cp > 1) throw InputError("parallelism.cp", "context parallelism is not modelled for inference yet");
+    if (p.ep > 1) throw InputError("parallelism.ep", "expert parallelism needs a mixture-of-experts model, not modelled yet");
+    if (p.zero != 0) throw InputError("parallelism.zero", "ZeRO shards training state; inference has none (use 0)");
+    if (p.schedule != PipelineSchedule::one_f_one_b) {
+        throw InputError("parallelism.schedule", "pipeline schedules are for training; inference runs its "
+                                                 "micro-batches through the stages (leave \"1f1b\")");
+    }
+    if (p.virtual_stages != 1) {
+        throw InputError("parallelism.virtual_stages", "interleaved stages are a training schedule; inference uses 1");
+    }
+    if (p.micro_batches > w.batch) {
+        throw InputError("parallelism.micro_batches", str(p.micro_batches) + " micro-batches need at least as many "
+                                                      "sequences; workload.batch = " + str(w.batch));
+    }
+}
+
 }  // namespace
 
 void check_inference(const Scenario& s) {
-    const Model& m = s.model;
-    const int64_t tp = s.workload.parallelism.tp;
-    const char* tp_path = "workload.parallelism.tp";
-
-    if (m.heads % tp != 0) {
-        throw InputError(tp_path, "TP = " + str(tp) + " must divide model.heads = " + str(m.heads));
-    }
-    if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0) {
-        throw InputError(tp_path, "TP = " + str(tp) + " and model.kv_heads = " + str(m.kv_heads) +
-                                      ": one must divide the other");
-    }
-    if (tp > s.system.count) {
-        throw InputError(tp_path, "TP = " + str(tp) + " needs more chips than system.count = " +
-                                      str(s.system.count));
-    }
-    if (tp > 1) {
-        if (s.system.network.levels.empty()) {
-            throw InputError("system.network", "TP = " + str(tp) + " needs at least one network level");
-        }
-        if (!level_for_group(s.system.network, tp)) {
-            throw InputError(tp_path,
-                             "TP = " + str(tp) + " spans more than the innermost network level "
-                             "(system.network[0].size = " + str(s.system.network.levels[0].size) +
-                             "); TP across network levels is not modelled yet");
-        }
-    }
-
-    const PrecisionPlan& p = s.workload.precision;
+    const InferenceWorkload& w = s.workload.inference;
+    check_mapping(s.parallelism, w);
+    const PrecisionPlan& p = w.precision;
     check_math_format(s.system.chip, p.activations, "workload.precision.activations", p.weights,
                       "workload.precision.weights", "linear layers");
     check_math_format(s.system.chip, p.residual, "workload.precision.residual", p.kv_cache,

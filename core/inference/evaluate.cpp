@@ -1,92 +1,97 @@
 #include "inference/evaluate.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "common/format.hpp"
-
 #include "model/params.hpp"
 #include "ops/lower.hpp"
 #include "parallel/placement.hpp"
+#include "parallel/stages.hpp"
 #include "perf/context_sum.hpp"
 
 namespace envelope {
 
 namespace {
 
-// Time a pass's ops over decode contexts first..last (prefill: a single pass, 0..0) and
-// fill the phase report. Per-op numbers are per execution, averaged over the steps.
-PhaseReport time_phase(const std::vector<Op>& ops, const System& sys, const TimingContext& ctx,
-                       int64_t first, int64_t last) {
-    PhaseReport phase;
-    phase.steps = last >= first ? last - first + 1 : 0;
-    if (phase.steps == 0) return phase;  // e.g. decode when only one token is generated
-    phase.ops.reserve(ops.size());
-    const double steps = static_cast<double>(phase.steps);
-    for (const Op& op : ops) {
-        const NetworkLevel* level =
-            op.cls == OpClass::collective ? level_for_group(sys.network, op.group) : nullptr;
-        const TimeSum t = sum_over_context(roofs_of(op, level, ctx), first, last);
+int64_t micro_batches_of(const Scenario& s) {
+    const int64_t asked = s.parallelism.micro_batches > 0 ? s.parallelism.micro_batches : s.parallelism.pp;
+    return std::clamp<int64_t>(asked, 1, s.workload.inference.batch);
+}
 
+// One stage's operators for one micro-batch.
+struct StageOps {
+    Stage stage;
+    std::vector<Op> prefill;
+    std::vector<Op> decode;
+};
+
+struct Lowered {
+    std::vector<StageOps> stages;
+    int64_t micro_batches = 1;
+    int64_t micro_batch = 1;
+};
+
+Lowered lower_inference(const Scenario& s) {
+    const InferenceWorkload& w = s.workload.inference;
+    Lowered out;
+    out.micro_batches = micro_batches_of(s);
+    out.micro_batch = (w.batch + out.micro_batches - 1) / out.micro_batches;
+    const int64_t allocated = w.input_tokens + w.output_tokens;
+    const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated);
+    const Pass decode = decode_pass(out.micro_batch, allocated);
+    for (Stage& stage : split_stages(s.model, s.parallelism)) {
+        StageOps ops{std::move(stage), {}, {}};
+        const LowerInput base{s.model, ops.stage, s.parallelism, w.precision, prefill, s.engine, w.flash_attention};
+        ops.prefill = lower_forward(base);
+        ops.decode = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, decode, s.engine,
+                                              w.flash_attention});
+        out.stages.push_back(std::move(ops));
+    }
+    return out;
+}
+
+const Spans* spans_of(const Op& op, const Placement& placement) {
+    return op.cls == OpClass::collective ? &placement.of(op.dim).spans : nullptr;
+}
+
+// One stage's ops over decode contexts first..last (prefill: a single pass, 0..0), each
+// run `runs` times (micro-batches), appended to the phase report. Returns the time of one
+// micro-batch's passes over the range. Per-op numbers are per execution, averaged over
+// the steps.
+double time_stage(const StageOps& stage, const std::vector<Op>& ops, const Placement& placement,
+                  const TimingContext& ctx, int64_t first, int64_t last, double runs, PhaseReport* phase) {
+    const double steps = static_cast<double>(last - first + 1);
+    double stage_time = 0;
+    for (const Op& op : ops) {
+        const Spans* spans = spans_of(op, placement);
+        const TimeSum t = sum_over_context(roofs_of(op, spans, ctx), first, last);
+        stage_time += t.total_s * op.count;
+        if (!phase) continue;
         OpReport r;
         r.name = op.name;
         r.cls = op.cls;
         r.precision = op.precision;
+        r.stage = stage.stage.index;
         r.count = op.count;
         r.bound = op.cls == OpClass::host ? Bound::overhead : t.dominant();
-        r.total_time_s = t.total_s * op.count;
+        r.total_time_s = t.total_s * op.count * runs;
         r.flops = sum_affine(op.flops, first, last) / steps;
         r.bytes_read = sum_affine(op.traffic.read(), first, last) / steps;
         r.bytes_written = sum_affine(op.traffic.written(), first, last) / steps;
         r.network_bytes = sum_affine(op.message_bytes, first, last) / steps;
         r.time_s = t.total_s / steps;
-        phase.time_s += r.total_time_s;
-        phase.flops += r.flops * op.count * steps;
-        phase.bytes += (r.bytes_read + r.bytes_written) * op.count * steps;
-        phase.ops.push_back(r);
+        r.dim = op.dim;
+        r.total_network_bytes = r.network_bytes * op.count * steps * runs;
+        if (spans && ctx.model == TimingModel::expected) {
+            r.algorithm = group_collective(op.collective, *spans, op.message_bytes.base, ctx.engine.collectives).algorithm;
+        }
+        phase->flops += r.flops * op.count * steps * runs;
+        phase->bytes += (r.bytes_read + r.bytes_written) * op.count * steps * runs;
+        if (op.cls == OpClass::collective) phase->communication_s += r.total_time_s;
+        phase->ops.push_back(r);
     }
-    return phase;
-}
-
-void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std::string>& out) {
-    const InferenceWorkload& w = s.workload;
-    const int64_t context = w.input_tokens + w.output_tokens;
-    if (s.model.max_seq_len > 0 && context > s.model.max_seq_len) {
-        out.push_back("input + output = " + std::to_string(context) + " tokens exceeds the context " +
-                      s.model.name + " was trained for (" + std::to_string(s.model.max_seq_len) + ")");
-    }
-    if (!mem.fits) {
-        out.push_back("does not fit: " + format_gb(mem.total_bytes) + " needed per chip, " +
-                      format_gb(mem.capacity_bytes) + " available");
-    }
-    if (s.system.count > w.parallelism.tp) {
-        out.push_back(std::to_string(s.system.count - w.parallelism.tp) + " of " +
-                      std::to_string(s.system.count) +
-                      " chips are idle: one replica uses TP = " + std::to_string(w.parallelism.tp));
-    }
-    if (!s.system.chip.peak(Precision::fp32)) {
-        out.push_back("chip " + s.system.chip.name +
-                      " publishes no fp32 peak: elementwise ops are timed on the memory roof only");
-    }
-}
-
-}  // namespace
-
-namespace {
-
-struct Lowered {
-    std::vector<Op> prefill;
-    std::vector<Op> decode;
-};
-
-Lowered lower_inference(const Scenario& s) {
-    const Model& m = s.model;
-    const InferenceWorkload& w = s.workload;
-    const TpShard shard = shard_for_tp(m, w.parallelism.tp);
-    const int64_t allocated = w.input_tokens + w.output_tokens;
-    const Pass prefill = prefill_pass(w.batch, w.input_tokens, allocated);
-    const Pass decode = decode_pass(w.batch, allocated);
-    return {lower_forward(LowerInput{m, shard, w.precision, prefill, s.engine, w.flash_attention}),
-            lower_forward(LowerInput{m, shard, w.precision, decode, s.engine, w.flash_attention})};
+    return stage_time;
 }
 
 // Prefill yields output token 1. Decode step k (1 … output−1) feeds output token k, which
@@ -95,46 +100,141 @@ struct Phases {
     PhaseReport prefill;
     PhaseReport decode;
 };
-Phases time_phases(const Lowered& ops, const Scenario& s, TimingModel model) {
+
+Phases time_phases(const Lowered& lowered, const Scenario& s, const Placement& placement, TimingModel model,
+                   bool report) {
     const TimingContext ctx{s.system.chip, s.engine, model};
-    const InferenceWorkload& w = s.workload;
-    return {time_phase(ops.prefill, s.system, ctx, 0, 0),
-            time_phase(ops.decode, s.system, ctx, w.input_tokens + 1, w.input_tokens + w.output_tokens - 1)};
+    const InferenceWorkload& w = s.workload.inference;
+    const double m = static_cast<double>(lowered.micro_batches);
+    const double stages = static_cast<double>(lowered.stages.size());
+    Phases p;
+    p.prefill.name = "prefill";
+    p.decode.name = "decode";
+    p.prefill.steps = 1;
+    p.decode.steps = w.output_tokens - 1;
+    double prefill_sum = 0, prefill_max = 0, decode_sum = 0, decode_max = 0;
+    for (const StageOps& st : lowered.stages) {
+        const double t = time_stage(st, st.prefill, placement, ctx, 0, 0, m, report ? &p.prefill : nullptr);
+        prefill_sum += t;
+        prefill_max = std::max(prefill_max, t);
+        if (p.decode.steps > 0) {
+            const double d = time_stage(st, st.decode, placement, ctx, w.input_tokens + 1,
+                                        w.input_tokens + w.output_tokens - 1, m, report ? &p.decode : nullptr);
+            decode_sum += d;
+            decode_max = std::max(decode_max, d);
+        }
+    }
+    p.prefill.time_s = prefill_sum + (m - 1) * prefill_max;
+    p.decode.time_s = std::max(decode_sum, m * decode_max);
+    for (PhaseReport* phase : {&p.prefill, &p.decode}) {
+        phase->flops /= stages;
+        phase->bytes /= stages;
+        phase->communication_s /= stages;
+        phase->exposed_communication_s = phase->communication_s;  // no overlap in inference engines
+    }
+    return p;
 }
 
 InferenceSummary summarize(const Phases& p, const Scenario& s) {
-    const InferenceWorkload& w = s.workload;
+    const InferenceWorkload& w = s.workload.inference;
+    const Parallelism& par = s.parallelism;
     InferenceSummary sum;
-    sum.chips = w.parallelism.tp;
-    sum.params = count_params(s.model).total(s.model.layers);
+    sum.chips = par.chips();
+    sum.chips_per_replica = par.chips_per_replica();
+    sum.replicas = par.dp;
+    sum.params = count_params(s.model).total();
     sum.ttft_s = p.prefill.time_s;
     if (p.decode.steps > 0) sum.tpot_s = p.decode.time_s / static_cast<double>(p.decode.steps);
     sum.e2e_latency_s = p.prefill.time_s + p.decode.time_s;
-    const double batch = static_cast<double>(w.batch);
-    sum.output_tokens_per_s = batch * static_cast<double>(w.output_tokens) / sum.e2e_latency_s;
+    const double sequences = static_cast<double>(par.dp * w.batch);
+    sum.output_tokens_per_s = sequences * static_cast<double>(w.output_tokens) / sum.e2e_latency_s;
     sum.output_tokens_per_s_per_chip = sum.output_tokens_per_s / static_cast<double>(sum.chips);
-    sum.prefill_tokens_per_s = batch * static_cast<double>(w.input_tokens) / sum.ttft_s;
+    sum.prefill_tokens_per_s = sequences * static_cast<double>(w.input_tokens) / sum.ttft_s;
     return sum;
+}
+
+std::vector<InferenceMemory> memory_of(const Lowered& lowered, const Scenario& s) {
+    std::vector<InferenceMemory> out;
+    out.reserve(lowered.stages.size());
+    for (const StageOps& st : lowered.stages) {
+        const StageMemoryInput in{s.model,  st.stage,          s.parallelism, s.workload.inference,
+                                  s.engine, s.system.chip,     lowered.micro_batch};
+        out.push_back(inference_memory(in, st.prefill, st.decode));
+    }
+    return out;
+}
+
+// Per parallel dimension of size > 1: its spans, and the bytes and time of its collectives
+// per chip over the whole run (mean over the stages).
+std::vector<DimensionReport> network_of(const Phases& p, const Lowered& lowered, const Placement& placement) {
+    std::vector<DimensionReport> out;
+    const double stages = static_cast<double>(lowered.stages.size());
+    for (const DimensionPlacement& d : placement.dims) {
+        if (d.size <= 1) continue;
+        DimensionReport r{d.dim, d.size, d.stride, d.spans, 0, 0};
+        for (const PhaseReport* phase : {&p.prefill, &p.decode}) {
+            for (const OpReport& op : phase->ops) {
+                if (op.cls != OpClass::collective || op.dim != d.dim) continue;
+                r.bytes += op.total_network_bytes / stages;
+                r.time_s += op.total_time_s / stages;
+            }
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std::string>& out) {
+    const InferenceWorkload& w = s.workload.inference;
+    const int64_t context = w.input_tokens + w.output_tokens;
+    if (s.model.max_seq_len > 0 && context > s.model.max_seq_len) {
+        out.push_back("input + output = " + std::to_string(context) + " tokens exceeds the context " +
+                      s.model.name + " was trained for (" + std::to_string(s.model.max_seq_len) + ")");
+    }
+    if (!mem.fits) {
+        out.push_back("does not fit: " + format_gb(mem.total_bytes) + " needed per chip" +
+                      (s.parallelism.pp > 1 ? " on pipeline stage " + std::to_string(mem.stage) : std::string()) +
+                      ", " + format_gb(mem.capacity_bytes) + " available");
+    }
+    const int64_t used = s.parallelism.chips();
+    if (s.system.count > used) {
+        out.push_back(std::to_string(s.system.count - used) + " of " + std::to_string(s.system.count) +
+                      " chips are idle: tp × pp × dp = " + std::to_string(used));
+    }
+    if (!s.system.chip.peak(Precision::fp32)) {
+        out.push_back("chip " + s.system.chip.name +
+                      " publishes no fp32 peak: elementwise ops are timed on the memory roof only");
+    }
+}
+
+const InferenceMemory& largest(const std::vector<InferenceMemory>& stages) {
+    return *std::max_element(stages.begin(), stages.end(), [](const InferenceMemory& a, const InferenceMemory& b) {
+        return a.total_bytes < b.total_bytes;
+    });
 }
 
 }  // namespace
 
-InferenceMemory inference_memory_of(const Scenario& s) {
-    const Lowered ops = lower_inference(s);
-    return inference_memory(s, ops.prefill, ops.decode);
-}
+std::vector<InferenceMemory> inference_memory_of(const Scenario& s) { return memory_of(lower_inference(s), s); }
 
-InferenceResult evaluate_inference(const Scenario& s) {
-    const Lowered ops = lower_inference(s);
-    Phases expected = time_phases(ops, s, TimingModel::expected);
+Result evaluate_inference(const Scenario& s) {
+    const Lowered lowered = lower_inference(s);
+    const Placement placement = place(s.parallelism, s.system.network);
+    Phases expected = time_phases(lowered, s, placement, TimingModel::expected, true);
 
-    InferenceResult r;
+    Result r;
+    r.kind = WorkloadKind::inference;
     r.summary = summarize(expected, s);
     // The roofline bound: the same operators with ideal timing.
-    r.roofline = summarize(time_phases(ops, s, TimingModel::roofline), s);
-    r.prefill = std::move(expected.prefill);
-    r.decode = std::move(expected.decode);
-    r.memory = inference_memory(s, ops.prefill, ops.decode);
+    r.roofline = summarize(time_phases(lowered, s, placement, TimingModel::roofline, false), s);
+    r.pipeline.stages = static_cast<int64_t>(lowered.stages.size());
+    r.pipeline.micro_batches = lowered.micro_batches;
+    r.pipeline.micro_batch = lowered.micro_batch;
+    r.pipeline.stage_layers = layers_per_stage(s.model, s.parallelism);
+    r.network = network_of(expected, lowered, placement);
+    r.memory = largest(memory_of(lowered, s));
+    r.phases.push_back(std::move(expected.prefill));
+    r.phases.push_back(std::move(expected.decode));
     add_warnings(s, r.memory, r.warnings);
     return r;
 }

@@ -8,11 +8,14 @@ namespace envelope {
 namespace {
 
 // The engine admits the batch: its KV cache fits the engine's budget (and so does the
-// whole, since the budget is a fraction of what weights and activations leave).
+// whole, since the budget is a fraction of what weights and activations leave) on every
+// pipeline stage.
 bool fits(Scenario s, int64_t batch) {
-    s.workload.batch = batch;
-    const InferenceMemory m = inference_memory_of(s);
-    return m.kv_cache_bytes <= m.kv_budget_bytes;
+    s.workload.inference.batch = batch;
+    for (const InferenceMemory& m : inference_memory_of(s)) {
+        if (m.kv_cache_bytes > m.kv_budget_bytes) return false;
+    }
+    return true;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "io/scenario_json.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "common/error.hpp"
@@ -8,6 +9,7 @@
 #include "io/names.hpp"
 #include "io/preset_ref.hpp"
 #include "io/schema_limits.hpp"
+#include "presets/registry.hpp"
 
 namespace envelope {
 
@@ -15,8 +17,9 @@ using namespace limits;
 
 namespace {
 
-constexpr const char* kTopologies[] = {"switch", "ring", "fully_connected"};
-constexpr Topology kTopologyValues[] = {Topology::switch_, Topology::ring, Topology::fully_connected};
+constexpr const char* kTopologies[] = {"switch", "fully_connected", "ring", "torus", "fat_tree", "dragonfly"};
+constexpr Topology kTopologyValues[] = {Topology::switch_, Topology::fully_connected, Topology::ring,
+                                        Topology::torus,   Topology::fat_tree,        Topology::dragonfly};
 
 Topology read_topology(const Json& v, const std::string& path) {
     return kTopologyValues[read_choice(v, path, {std::begin(kTopologies), std::end(kTopologies)})];
@@ -47,17 +50,7 @@ Chip parse_chip(const Json& value, const std::string& path) {
     c.hbm_gb = r.number("hbm_gb", kTiny, 1e7);
     c.hbm_tb_s = r.number("hbm_tb_s", kTiny, 1e5);
     c.sram_mb = r.number_or("sram_mb", 0, 1e7, 0);
-    c.scale_up_name = r.string_or("scale_up_name", "scale-up");
-    c.scale_up_gbps = r.number("scale_up_gbps", 0, 1e7);
-    c.scale_up_latency_us = r.number("scale_up_latency_us", 0, 1e6);
-    c.scale_up_call_latency_us = r.number_or("scale_up_call_latency_us", 0, 1e6, 0);
-    c.in_network_reduction_latency_us = r.number_or("in_network_reduction_latency_us", 0, 1e6, 0);
-    c.in_network_reduction_min_chips = r.integer_or("in_network_reduction_min_chips", 2, kMaxChips, 2);
-    if (r.has("scale_up_topology")) {
-        c.scale_up_topology = read_topology(r.value("scale_up_topology"), r.path_of("scale_up_topology"));
-    }
-    c.scale_up_size = r.integer_or("scale_up_size", 0, kMaxChips, 0);
-    c.scale_out_gbps = r.number_or("scale_out_gbps", 0, 1e7, 0);
+    c.reference_system = r.string_or("reference_system", "");
     c.tdp_w = r.number_or("tdp_w", 0, 1e6, 0);
 
     JsonReader eff(r.value("efficiency"), r.path_of("efficiency"));
@@ -70,12 +63,8 @@ Chip parse_chip(const Json& value, const std::string& path) {
     }
     matrix.finish();
     c.memory_efficiency = eff.number("memory", kTiny, 1);
-    c.scale_up_efficiency = eff.number("scale_up", kTiny, 1);
     c.attention_efficiency = eff.number_or("attention", 0, 1, 0);
-    c.in_network_reduction_efficiency = eff.number_or("in_network_reduction", 0, 1, 0);
-    if (c.in_network_reduction_efficiency > 0 && c.scale_up_topology != Topology::switch_) {
-        throw InputError(eff.path_of("in_network_reduction"), "needs scale_up_topology \"switch\"");
-    }
+    c.attention_backward_efficiency = eff.number_or("attention_backward", 0, 1, 0);
     eff.finish();
 
     if (const Json* k = r.optional_value("kernels")) {
@@ -96,42 +85,98 @@ Chip parse_chip(const Json& value, const std::string& path) {
 
 namespace {
 
+bool switched(Topology t) { return t == Topology::fat_tree || t == Topology::dragonfly; }
+
+std::vector<int64_t> read_dims(JsonReader& r, int64_t size) {
+    const std::string path = r.path_of("dims");
+    const Json& v = r.value("dims");
+    if (!v.is_array() || v.empty() || v.size() > 3) {
+        throw InputError(path, "must be the torus shape, an array of 1 to 3 sizes whose product is size");
+    }
+    std::vector<int64_t> dims;
+    double product = 1;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        dims.push_back(read_integer(v[i], path + "[" + std::to_string(i) + "]", 1, kMaxChips));
+        product *= static_cast<double>(dims.back());
+    }
+    if (product != static_cast<double>(size)) {
+        throw InputError(path, "multiplies to " + format_number(product, 15) + ", not size = " + std::to_string(size));
+    }
+    return dims;
+}
+
 NetworkLevel parse_level(const Json& value, const std::string& path, std::size_t index) {
     JsonReader r(value, path);
     NetworkLevel l;
     l.name = r.string_or("name", "level " + std::to_string(index));
+    l.source = r.string_or("source", "");
+    r.string_or("notes", "");
+    if (r.has("bandwidth_gbps")) {
+        throw InputError(r.path_of("bandwidth_gbps"),
+                         "is replaced by links_per_chip and link_gbps (per link, one direction, GB/s)");
+    }
     l.size = r.integer("size", 1, kMaxChips);
     l.topology = read_topology(r.value("topology"), r.path_of("topology"));
-    l.bandwidth_gbps = r.number("bandwidth_gbps", kTiny, 1e7);
+    if (l.topology == Topology::torus) {
+        l.dims = read_dims(r, l.size);
+    } else if (r.has("dims")) {
+        throw InputError(r.path_of("dims"), "only a torus has dims");
+    }
+    l.links_per_chip = r.integer("links_per_chip", 1, 1'000'000);
+    l.link_gbps = r.number("link_gbps", kTiny, 1e7);
     l.latency_us = r.number("latency_us", 0, 1e6);
-    l.efficiency = r.number("efficiency", kTiny, 1);
     l.call_latency_us = r.number_or("call_latency_us", 0, 1e6, 0);
-    l.in_network_reduction_efficiency = r.number_or("in_network_reduction_efficiency", 0, 1, 0);
-    l.in_network_reduction_latency_us = r.number_or("in_network_reduction_latency_us", 0, 1e6, 0);
-    l.in_network_reduction_min_chips = r.integer_or("in_network_reduction_min_chips", 2, kMaxChips, 2);
-    if (l.in_network_reduction_efficiency > 0 && l.topology != Topology::switch_) {
-        throw InputError(r.path_of("in_network_reduction_efficiency"), "needs topology \"switch\"");
+    l.efficiency = r.number("efficiency", kTiny, 1);
+    l.ll_bandwidth_gbps = r.number_or("ll_bandwidth_gbps", 0, 1e7, 0);
+    if (r.has("oversubscription") && !switched(l.topology)) {
+        throw InputError(r.path_of("oversubscription"), "applies to topology \"fat_tree\" or \"dragonfly\" only");
+    }
+    l.oversubscription = r.number_or("oversubscription", 1, 1e6, 1);
+    if (const Json* inr = r.optional_value("in_network_reduction")) {
+        const std::string ip = r.path_of("in_network_reduction");
+        if (l.topology != Topology::switch_ && l.topology != Topology::fat_tree) {
+            throw InputError(ip, "needs topology \"switch\" or \"fat_tree\" (NVLS, SHARP reduce in a switch)");
+        }
+        JsonReader ir(*inr, ip);
+        l.in_network_reduction.efficiency = ir.number("efficiency", kTiny, 1);
+        l.in_network_reduction.latency_us = ir.number("latency_us", 0, 1e6);
+        l.in_network_reduction.min_chips = ir.integer_or("min_chips", 2, kMaxChips, 2);
+        ir.finish();
     }
     r.finish();
     return l;
 }
 
-// Default network when a system of several chips gives none: one scale-up level joining
-// all its chips, with the chip's scale-up bandwidth, latency and efficiency. A single
-// chip needs no network (an empty list).
-Network default_network(const Chip& chip, int64_t count) {
-    NetworkLevel l;
-    l.name = chip.scale_up_name;
-    l.size = chip.scale_up_size > 0 ? chip.scale_up_size : count;
-    l.topology = chip.scale_up_topology;
-    l.bandwidth_gbps = chip.scale_up_gbps;
-    l.latency_us = chip.scale_up_latency_us;
-    l.efficiency = chip.scale_up_efficiency;
-    l.call_latency_us = chip.scale_up_call_latency_us;
-    l.in_network_reduction_efficiency = chip.in_network_reduction_efficiency;
-    l.in_network_reduction_latency_us = chip.in_network_reduction_latency_us;
-    l.in_network_reduction_min_chips = chip.in_network_reduction_min_chips;
-    return Network{{l}};
+Network parse_network(const Json& net, const std::string& path) {
+    if (!net.is_array()) {
+        throw InputError(path, std::string("must be an array of levels, innermost first, got ") + json_type_name(net));
+    }
+    if (net.size() > 16) throw InputError(path, "has more than 16 levels");
+    Network out;
+    for (std::size_t i = 0; i < net.size(); ++i) {
+        out.levels.push_back(parse_level(net[i], path + "[" + std::to_string(i) + "]", i));
+    }
+    return out;
+}
+
+// A system that names only a chip and a count gets the network of the chip's reference
+// system (an 8-GPU node and its scale-out fabric, a TPU pod's torus). A switched scale-out
+// fabric grows to hold the count, as fat trees grow by scalable units; a torus does not.
+Network reference_network(const Chip& chip, int64_t count, const std::string& path) {
+    if (chip.reference_system.empty()) {
+        throw InputError(path, "is required: chip " + chip.name + " names no reference_system to take it from");
+    }
+    const Json* preset = find_preset(PresetKind::system, chip.reference_system);
+    if (!preset || !preset->contains("network")) {
+        throw InputError(path, "is required: chip " + chip.name + "'s reference_system \"" + chip.reference_system +
+                                   "\" is not a system preset with a network");
+    }
+    Network net = parse_network((*preset)["network"], path);
+    if (!net.levels.empty() && switched(net.levels.back().topology) && net.chips() < static_cast<double>(count)) {
+        const double below = net.chips() / static_cast<double>(net.levels.back().size);
+        net.levels.back().size = static_cast<int64_t>(std::ceil(static_cast<double>(count) / below));
+    }
+    return net;
 }
 
 }  // namespace
@@ -145,38 +190,17 @@ System parse_system(const Json& value, const std::string& path) {
     r.string_or("notes", "");
     s.chip = parse_chip(r.value("chip"), r.path_of("chip"));
     s.count = r.integer("count", 1, kMaxChips);
+    const std::string net_path = r.path_of("network");
     if (const Json* net = r.optional_value("network")) {
-        const std::string net_path = r.path_of("network");
-        if (!net->is_array()) {
-            throw InputError(net_path, std::string("must be an array of levels, innermost first, got ") +
-                                           json_type_name(*net));
-        }
-        if (net->empty() && s.count > 1) {
-            throw InputError(net_path, "needs at least one level to join system.count = " +
-                                           std::to_string(s.count) + " chips");
-        }
-        double joined = 1;
-        for (std::size_t i = 0; i < net->size(); ++i) {
-            s.network.levels.push_back(
-                parse_level((*net)[i], net_path + "[" + std::to_string(i) + "]", i));
-            joined *= static_cast<double>(s.network.levels.back().size);
-        }
-        if (joined < static_cast<double>(s.count)) {
-            throw InputError(net_path, "levels join " + format_number(joined, 15) +
-                                           " chips, fewer than system.count = " + std::to_string(s.count));
-        }
+        s.network = parse_network(*net, net_path);
     } else if (s.count > 1) {
-        if (s.chip.scale_up_gbps <= 0) {
-            throw InputError(r.path_of("network"),
-                             "is required: chip " + s.chip.name + " has no scale_up_gbps to default to");
-        }
-        if (s.chip.scale_up_size > 0 && s.count > s.chip.scale_up_size) {
-            throw InputError(r.path_of("count"),
-                             std::to_string(s.count) + " chips exceed the " + std::to_string(s.chip.scale_up_size) +
-                                 "-chip scale-up domain of " + s.chip.name +
-                                 "; systems of several domains need system.network with one level per tier");
-        }
-        s.network = default_network(s.chip, s.count);
+        s.network = reference_network(s.chip, s.count, net_path);
+    }
+    if (s.network.chips() < static_cast<double>(s.count)) {
+        throw InputError(r.has("network") ? net_path : r.path_of("count"),
+                         "the network's levels join " + format_number(s.network.chips(), 15) +
+                             " chips, fewer than system.count = " + std::to_string(s.count) +
+                             " (raise the size of the outermost level)");
     }
     r.finish();
     return s;
@@ -198,22 +222,13 @@ Json to_json(const Chip& c) {
                 {"hbm_gb", c.hbm_gb},
                 {"hbm_tb_s", c.hbm_tb_s},
                 {"sram_mb", c.sram_mb},
-                {"scale_up_name", c.scale_up_name},
-                {"scale_up_gbps", c.scale_up_gbps},
-                {"scale_up_latency_us", c.scale_up_latency_us},
-                {"scale_up_call_latency_us", c.scale_up_call_latency_us},
-                {"in_network_reduction_latency_us", c.in_network_reduction_latency_us},
-                {"in_network_reduction_min_chips", c.in_network_reduction_min_chips},
-                {"scale_up_topology", to_string(c.scale_up_topology)},
-                {"scale_up_size", c.scale_up_size},
-                {"scale_out_gbps", c.scale_out_gbps},
+                {"reference_system", c.reference_system},
                 {"tdp_w", c.tdp_w},
                 {"efficiency",
                  {{"matrix", matrix},
                   {"memory", c.memory_efficiency},
-                  {"scale_up", c.scale_up_efficiency},
                   {"attention", c.attention_efficiency},
-                  {"in_network_reduction", c.in_network_reduction_efficiency}}},
+                  {"attention_backward", c.attention_backward_efficiency}}},
                 {"kernels",
                  {{"compute_units", c.compute_units},
                   {"gemm_tile_m", c.gemm_tile_m},
@@ -224,20 +239,31 @@ Json to_json(const Chip& c) {
                   {"gemm_memory_efficiency", c.gemm_memory_efficiency}}}};
 }
 
+Json to_json(const NetworkLevel& l) {
+    Json j = Json::object();
+    j["name"] = l.name;
+    if (!l.source.empty()) j["source"] = l.source;
+    j["size"] = l.size;
+    j["topology"] = to_string(l.topology);
+    if (l.topology == Topology::torus) j["dims"] = l.dims;
+    j["links_per_chip"] = l.links_per_chip;
+    j["link_gbps"] = l.link_gbps;
+    j["latency_us"] = l.latency_us;
+    j["call_latency_us"] = l.call_latency_us;
+    j["efficiency"] = l.efficiency;
+    if (l.ll_bandwidth_gbps > 0) j["ll_bandwidth_gbps"] = l.ll_bandwidth_gbps;
+    if (switched(l.topology)) j["oversubscription"] = l.oversubscription;
+    if (l.in_network_reduction.efficiency > 0) {
+        j["in_network_reduction"] = {{"efficiency", l.in_network_reduction.efficiency},
+                                     {"latency_us", l.in_network_reduction.latency_us},
+                                     {"min_chips", l.in_network_reduction.min_chips}};
+    }
+    return j;
+}
+
 Json to_json(const System& s) {
     Json levels = Json::array();
-    for (const NetworkLevel& l : s.network.levels) {
-        levels.push_back({{"name", l.name},
-                          {"size", l.size},
-                          {"topology", to_string(l.topology)},
-                          {"bandwidth_gbps", l.bandwidth_gbps},
-                          {"latency_us", l.latency_us},
-                          {"efficiency", l.efficiency},
-                          {"call_latency_us", l.call_latency_us},
-                          {"in_network_reduction_efficiency", l.in_network_reduction_efficiency},
-                          {"in_network_reduction_latency_us", l.in_network_reduction_latency_us},
-                          {"in_network_reduction_min_chips", l.in_network_reduction_min_chips}});
-    }
+    for (const NetworkLevel& l : s.network.levels) levels.push_back(to_json(l));
     return Json{{"name", s.name},
                 {"source", s.source},
                 {"chip", to_json(s.chip)},

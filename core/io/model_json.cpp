@@ -1,16 +1,54 @@
-#include "io/scenario_json.hpp"
-
 #include <string>
 
 #include "common/error.hpp"
 #include "io/json_reader.hpp"
 #include "io/names.hpp"
 #include "io/preset_ref.hpp"
+#include "io/scenario_json.hpp"
 #include "io/schema_limits.hpp"
 
 namespace envelope {
 
 using namespace limits;
+
+namespace {
+
+constexpr const char* kLayerFields[] = {"layers", "heads", "kv_heads", "head_dim", "ffn", "gated_ffn", "linear_bias"};
+
+NormKind read_norm(JsonReader& r) {
+    return r.choice_or("norm", {"rmsnorm", "layernorm"}, 0) == 1 ? NormKind::layernorm : NormKind::rmsnorm;
+}
+
+// One layer spec's fields, from the model object itself (one group) or one entry of
+// layer_groups.
+LayerSpec read_layer(JsonReader& r) {
+    LayerSpec l;
+    AttentionSpec& a = l.attention;
+    a.heads = r.integer("heads", 1, kMaxHeads);
+    a.kv_heads = r.integer("kv_heads", 1, a.heads);
+    if (a.heads % a.kv_heads != 0) {
+        throw InputError(r.path_of("kv_heads"), "must divide heads = " + std::to_string(a.heads) +
+                                                    " (each KV head serves heads / kv_heads query heads)");
+    }
+    a.head_dim = r.integer("head_dim", 1, kMaxWidth);
+    l.ffn.ffn = r.integer("ffn", 1, kMaxWidth);
+    l.ffn.gated = r.boolean("gated_ffn");
+    l.norm = read_norm(r);
+    l.linear_bias = r.boolean_or("linear_bias", false);
+    return l;
+}
+
+void write_layer(const LayerSpec& l, Json& out) {
+    out["heads"] = l.attention.heads;
+    out["kv_heads"] = l.attention.kv_heads;
+    out["head_dim"] = l.attention.head_dim;
+    out["ffn"] = l.ffn.ffn;
+    out["gated_ffn"] = l.ffn.gated;
+    out["norm"] = to_string(l.norm);
+    out["linear_bias"] = l.linear_bias;
+}
+
+}  // namespace
 
 Model parse_model(const Json& value, const std::string& path) {
     const Json doc = resolve_preset(PresetKind::model, value, path);
@@ -19,44 +57,74 @@ Model parse_model(const Json& value, const std::string& path) {
     m.name = r.string("name");
     m.source = r.string_or("source", "");
     r.string_or("notes", "");
-    m.layers = r.integer("layers", 1, kMaxLayers);
     m.hidden = r.integer("hidden", 1, kMaxWidth);
-    m.heads = r.integer("heads", 1, kMaxHeads);
-    m.kv_heads = r.integer("kv_heads", 1, m.heads);
-    if (m.heads % m.kv_heads != 0) {
-        throw InputError(r.path_of("kv_heads"), "must divide heads = " + std::to_string(m.heads) +
-                                                    " (each KV head serves heads / kv_heads query heads)");
-    }
-    m.head_dim = r.integer("head_dim", 1, kMaxWidth);
-    m.ffn = r.integer("ffn", 1, kMaxWidth);
-    m.gated_ffn = r.boolean("gated_ffn");
     m.vocab = r.integer("vocab", 1, kMaxVocab);
     m.tied_embeddings = r.boolean_or("tied_embeddings", false);
-    m.norm = r.choice_or("norm", {"rmsnorm", "layernorm"}, 0) == 1 ? NormKind::layernorm
-                                                                    : NormKind::rmsnorm;
-    m.linear_bias = r.boolean_or("linear_bias", false);
     m.max_seq_len = r.integer_or("max_seq_len", 0, kMaxTokens, 0);
+
+    if (const Json* groups = r.optional_value("layer_groups")) {
+        const std::string gp = r.path_of("layer_groups");
+        for (const char* key : kLayerFields) {
+            if (r.has(key)) {
+                throw InputError(r.path_of(key), "give the layer's fields inside layer_groups, or give no layer_groups");
+            }
+        }
+        if (!groups->is_array() || groups->empty()) {
+            throw InputError(gp, "must be a non-empty array of {count, heads, kv_heads, head_dim, ffn, gated_ffn, ...}");
+        }
+        if (groups->size() > static_cast<std::size_t>(kMaxLayers)) {
+            throw InputError(gp, "has more than " + std::to_string(kMaxLayers) + " groups");
+        }
+        int64_t layers = 0;
+        for (std::size_t i = 0; i < groups->size(); ++i) {
+            JsonReader gr((*groups)[i], gp + "[" + std::to_string(i) + "]");
+            LayerGroup g;
+            g.count = gr.integer("count", 1, kMaxLayers);
+            g.layer = read_layer(gr);
+            gr.finish();
+            layers += g.count;
+            if (layers > kMaxLayers) {
+                throw InputError(gr.path_of("count"), "brings the model to more than " + std::to_string(kMaxLayers) + " layers");
+            }
+            m.groups.push_back(g);
+        }
+        m.final_norm = read_norm(r);
+    } else {
+        LayerGroup g;
+        g.count = r.integer("layers", 1, kMaxLayers);
+        g.layer = read_layer(r);
+        m.final_norm = g.layer.norm;
+        m.groups.push_back(g);
+    }
     r.finish();
     return m;
 }
 
 // ---- writing ----
 
+// One group: the flat form (every layer alike); several: layer_groups.
 Json to_json(const Model& m) {
-    return Json{{"name", m.name},
-                {"source", m.source},
-                {"layers", m.layers},
-                {"hidden", m.hidden},
-                {"heads", m.heads},
-                {"kv_heads", m.kv_heads},
-                {"head_dim", m.head_dim},
-                {"ffn", m.ffn},
-                {"gated_ffn", m.gated_ffn},
-                {"vocab", m.vocab},
-                {"tied_embeddings", m.tied_embeddings},
-                {"norm", to_string(m.norm)},
-                {"linear_bias", m.linear_bias},
-                {"max_seq_len", m.max_seq_len}};
+    Json j = Json::object();
+    j["name"] = m.name;
+    j["source"] = m.source;
+    j["hidden"] = m.hidden;
+    j["vocab"] = m.vocab;
+    j["tied_embeddings"] = m.tied_embeddings;
+    j["max_seq_len"] = m.max_seq_len;
+    if (m.groups.size() == 1 && m.groups[0].layer.norm == m.final_norm) {
+        j["layers"] = m.groups[0].count;
+        write_layer(m.groups[0].layer, j);
+        return j;
+    }
+    Json groups = Json::array();
+    for (const LayerGroup& g : m.groups) {
+        Json entry = {{"count", g.count}};
+        write_layer(g.layer, entry);
+        groups.push_back(std::move(entry));
+    }
+    j["layer_groups"] = std::move(groups);
+    j["norm"] = to_string(m.final_norm);
+    return j;
 }
 
 }  // namespace envelope

@@ -6,9 +6,43 @@ const char* to_string(NormKind k) { return k == NormKind::layernorm ? "layernorm
 
 const char* to_string(Topology t) {
     switch (t) {
-        case Topology::ring: return "ring";
         case Topology::switch_: return "switch";
         case Topology::fully_connected: return "fully_connected";
+        case Topology::ring: return "ring";
+        case Topology::torus: return "torus";
+        case Topology::fat_tree: return "fat_tree";
+        case Topology::dragonfly: return "dragonfly";
+    }
+    return "";
+}
+
+const char* to_string(CollectiveKind k) {
+    switch (k) {
+        case CollectiveKind::none: return "none";
+        case CollectiveKind::all_reduce: return "all_reduce";
+        case CollectiveKind::all_gather: return "all_gather";
+        case CollectiveKind::reduce_scatter: return "reduce_scatter";
+        case CollectiveKind::all_to_all: return "all_to_all";
+        case CollectiveKind::broadcast: return "broadcast";
+        case CollectiveKind::send_recv: return "send_recv";
+    }
+    return "";
+}
+
+const char* to_string(PipelineSchedule s) {
+    switch (s) {
+        case PipelineSchedule::gpipe: return "gpipe";
+        case PipelineSchedule::one_f_one_b: return "1f1b";
+        case PipelineSchedule::interleaved_1f1b: return "interleaved_1f1b";
+    }
+    return "";
+}
+
+const char* to_string(Recompute r) {
+    switch (r) {
+        case Recompute::none: return "none";
+        case Recompute::selective: return "selective";
+        case Recompute::full: return "full";
     }
     return "";
 }

@@ -16,6 +16,7 @@ Json phase_json(const PhaseReport& p) {
     for (const OpReport& o : p.ops) {
         Json op = Json::object();
         op["name"] = o.name;
+        if (*o.variant) op["variant"] = o.variant;
         op["class"] = to_string(o.cls);
         op["precision"] = std::string(to_string(o.precision));
         op["count"] = o.count;
@@ -26,6 +27,11 @@ Json phase_json(const PhaseReport& p) {
         op["time_s"] = o.time_s;
         op["total_time_s"] = o.total_time_s;
         op["bound"] = to_string(o.bound);
+        op["stage"] = o.stage;
+        if (o.cls == OpClass::collective) {
+            op["dimension"] = to_string(o.dim);
+            op["algorithm"] = to_string(o.algorithm);
+        }
         ops.push_back(std::move(op));
     }
     Json phase = Json::object();
@@ -33,6 +39,8 @@ Json phase_json(const PhaseReport& p) {
     phase["time_s"] = p.time_s;
     phase["flops"] = p.flops;
     phase["bytes"] = p.bytes;
+    phase["communication_s"] = p.communication_s;
+    phase["exposed_communication_s"] = p.exposed_communication_s;
     phase["ops"] = std::move(ops);
     return phase;
 }
@@ -48,9 +56,23 @@ Json summary_json(const InferenceSummary& sum) {
 
 }  // namespace
 
-Json to_json(const InferenceResult& r, const Scenario& s) {
-    const InferenceMemory& m = r.memory;
-    Json summary = Json{{"chips", r.summary.chips}, {"params", r.summary.params}};
+Json spans_json(const Spans& spans) {
+    Json out = Json::array();
+    for (const Span& sp : spans) {
+        Json j = {{"level", sp.level_index}, {"name", sp.level->name}, {"size", sp.size}};
+        if (sp.dim >= 0) j["dim"] = sp.dim;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+namespace {
+
+Json inference_summary(const Result& r) {
+    Json summary = Json{{"chips", r.summary.chips},
+                        {"chips_per_replica", r.summary.chips_per_replica},
+                        {"replicas", r.summary.replicas},
+                        {"params", r.summary.params}};
     const Json expected = summary_json(r.summary);
     for (auto it = expected.begin(); it != expected.end(); ++it) summary[it.key()] = it.value();
     summary["roofline"] = summary_json(r.roofline);
@@ -60,20 +82,51 @@ Json to_json(const InferenceResult& r, const Scenario& s) {
     summary["error_band"] = {{"coverage", r.error_bands.coverage},
                              {"ttft", band(r.error_bands.ttft)},
                              {"generation", band(r.error_bands.generation)}};
-    return Json{
-        {"ok", true},
-        {"version", kVersion},
-        {"scenario", to_json(s)},
-        {"summary", summary},
-        {"memory",
-         {{"weights_bytes", m.weights_bytes},
-          {"kv_cache_bytes", m.kv_cache_bytes},
-          {"activation_bytes", m.activation_bytes},
-          {"total_bytes", m.total_bytes},
-          {"capacity_bytes", m.capacity_bytes},
-          {"fits", m.fits}}},
-        {"phases", {{"prefill", phase_json(r.prefill)}, {"decode", phase_json(r.decode)}}},
-        {"warnings", r.warnings}};
+    return summary;
+}
+
+Json inference_memory(const InferenceMemory& m) {
+    return {{"stage", m.stage},
+            {"weights_bytes", m.weights_bytes},
+            {"kv_cache_bytes", m.kv_cache_bytes},
+            {"activation_bytes", m.activation_bytes},
+            {"total_bytes", m.total_bytes},
+            {"capacity_bytes", m.capacity_bytes},
+            {"fits", m.fits}};
+}
+
+}  // namespace
+
+Json to_json(const Result& r, const Scenario& s) {
+    Json phases = Json::object();
+    for (const PhaseReport& p : r.phases) phases[p.name] = phase_json(p);
+    Json network = Json::array();
+    for (const DimensionReport& d : r.network) {
+        network.push_back({{"dimension", to_string(d.dim)},
+                           {"size", d.size},
+                           {"stride", d.stride},
+                           {"levels", spans_json(d.spans)},
+                           {"bytes", d.bytes},
+                           {"time_s", d.time_s}});
+    }
+    const bool training = r.kind == WorkloadKind::training;
+    Json out = Json::object();
+    out["ok"] = true;
+    out["version"] = kVersion;
+    out["workload"] = training ? "training" : "inference";
+    out["scenario"] = to_json(s);
+    out["summary"] = inference_summary(r);
+    out["pipeline"] = {{"stages", r.pipeline.stages},
+                       {"micro_batches", r.pipeline.micro_batches},
+                       {"micro_batch", r.pipeline.micro_batch},
+                       {"stage_layers", r.pipeline.stage_layers},
+                       {"virtual_stages", r.pipeline.virtual_stages},
+                       {"schedule", to_string(r.pipeline.schedule)}};
+    out["memory"] = inference_memory(r.memory);
+    out["phases"] = std::move(phases);
+    out["network"] = std::move(network);
+    out["warnings"] = r.warnings;
+    return out;
 }
 
 Json error_json(const std::string& path, const std::string& message) {

@@ -1,14 +1,19 @@
 #pragma once
 // The result of an evaluation as JSON (the format the CLI prints and the wasm module
 // returns). Field names carry their unit; see core/SCHEMA.md.
-#include "inference/result.hpp"
 #include "io/json.hpp"
+#include "network/span.hpp"
+#include "result.hpp"
 #include "scenario.hpp"
 
 namespace envelope {
 
-// {"ok": true, "version", "scenario" (resolved), "summary", "memory", "phases", "warnings"}
-Json to_json(const InferenceResult& r, const Scenario& s);
+// {"ok": true, "version", "scenario" (resolved), "summary", "pipeline", "memory", "phases",
+//  "network", "warnings"}
+Json to_json(const Result& r, const Scenario& s);
+
+// A group's spans: [{"level": index, "name", "dim" (torus only), "size"}].
+Json spans_json(const Spans& spans);
 
 // {"ok": false, "error": {"path", "message"}}
 Json error_json(const std::string& path, const std::string& message);

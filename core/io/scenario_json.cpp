@@ -1,6 +1,8 @@
 #include "io/scenario_json.hpp"
 
-#include "inference/check.hpp"
+#include <algorithm>
+
+#include "common/error.hpp"
 #include "io/json_reader.hpp"
 
 namespace envelope {
@@ -12,10 +14,24 @@ Scenario parse_scenario(const Json& doc) {
     s.description = r.string_or("description", "");
     s.model = parse_model(r.value("model"), "model");
     s.system = parse_system(r.value("system"), "system");
-    s.workload = parse_workload(r.value("workload"), "workload");
+    std::optional<Parallelism> legacy;
+    s.workload = parse_workload(r.value("workload"), "workload", &legacy);
+    if (const Json* par = r.optional_value("parallelism")) {
+        if (legacy) {
+            throw InputError("workload.parallelism", "give the mapping once, as the top-level parallelism");
+        }
+        s.parallelism = parse_parallelism(*par, "parallelism");
+    } else if (legacy) {
+        s.parallelism = *legacy;
+    } else {
+        s.parallelism.dp = 0;
+    }
+    if (s.parallelism.dp == 0) {
+        // Not given: as many replicas as the system holds (at least one).
+        s.parallelism.dp = std::max<int64_t>(1, s.system.count / s.parallelism.chips_per_replica());
+    }
     s.engine = parse_engine(r.has("engine") ? r.value("engine") : Json("default"), "engine");
     r.finish();
-    check_inference(s);
     return s;
 }
 
@@ -28,6 +44,7 @@ Json to_json(const Scenario& s) {
     j["model"] = to_json(s.model);
     j["system"] = to_json(s.system);
     j["workload"] = to_json(s.workload);
+    j["parallelism"] = to_json(s.parallelism);
     j["engine"] = to_json(s.engine);
     return j;
 }

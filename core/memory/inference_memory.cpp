@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "model/layer_shard.hpp"
 #include "model/params.hpp"
-#include "parallel/tensor_parallel.hpp"
 
 namespace envelope {
 
@@ -21,37 +21,43 @@ double largest_working_set(const std::vector<Op>& ops, double context) {
 
 }  // namespace
 
-InferenceMemory inference_memory(const Scenario& s, const std::vector<Op>& prefill_ops,
+InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<Op>& prefill_ops,
                                  const std::vector<Op>& decode_ops) {
-    const Model& m = s.model;
-    const InferenceWorkload& w = s.workload;
-    const TpShard shard = shard_for_tp(m, w.parallelism.tp);
+    const Model& m = in.model;
+    const InferenceWorkload& w = in.workload;
+    const int64_t tp = in.parallelism.tp;
     const double batch = static_cast<double>(w.batch);
+    const double micro_batch = static_cast<double>(in.micro_batch);
 
     InferenceMemory mem;
-    mem.weights_bytes =
-        count_params(m, shard).total(m.layers) * bytes_per_element(w.precision.weights);
+    mem.stage = in.stage.index;
+    const ParamCount params = count_slice_params(m, in.stage.groups, in.stage.first, in.stage.last, tp);
+    mem.weights_bytes = params.total() * bytes_per_element(w.precision.weights);
 
     const double context = static_cast<double>(w.input_tokens + w.output_tokens);
-    mem.kv_cache_bytes = 2.0 * static_cast<double>(m.layers) *
-                         static_cast<double>(shard.kv_dim(m)) *
-                         bytes_per_element(w.precision.kv_cache) * batch * context;
+    double kv_width = 0;  // Σ over the stage's layers of the K (= V) width per chip
+    for (const LayerGroup& g : in.stage.groups) {
+        kv_width += static_cast<double>(g.count) * static_cast<double>(shard_layer(g.layer, m.hidden, tp).kv_dim);
+    }
+    mem.kv_cache_bytes = 2.0 * kv_width * bytes_per_element(w.precision.kv_cache) * batch * context;
 
     // Prefill runs in chunks of at most the engine's prefill token budget (all prompts at
-    // once when it has none); a chunk's working set is that share of the whole batch's.
-    const double prompt_tokens = batch * static_cast<double>(w.input_tokens);
-    const double budget = static_cast<double>(s.engine.max_prefill_tokens);
+    // once when it has none); a chunk's working set is that share of the micro-batch's.
+    const double prompt_tokens = micro_batch * static_cast<double>(w.input_tokens);
+    const double budget = static_cast<double>(in.engine.max_prefill_tokens);
     const double chunk = budget > 0 && budget < prompt_tokens ? budget / prompt_tokens : 1.0;
+    const double stream_share = in.parallelism.sp ? 1.0 / static_cast<double>(tp) : 1.0;
     const double h = static_cast<double>(m.hidden);
     const double rb = bytes_per_element(w.precision.residual);
-    const double prefill_set = chunk * (prompt_tokens * h * rb + largest_working_set(prefill_ops, 0.0));
-    const double decode_set = batch * h * rb + largest_working_set(decode_ops, context - 1);
+    const double prefill_set =
+        chunk * (prompt_tokens * stream_share * h * rb + largest_working_set(prefill_ops, 0.0));
+    const double decode_set = micro_batch * stream_share * h * rb + largest_working_set(decode_ops, context - 1);
     mem.activation_bytes = std::max(prefill_set, decode_set);
 
     mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
-    mem.capacity_bytes = s.system.chip.hbm_gb * 1e9;
+    mem.capacity_bytes = in.chip.hbm_gb * 1e9;
     mem.fits = mem.total_bytes <= mem.capacity_bytes;
-    mem.kv_budget_bytes = std::max(0.0, s.engine.kv_cache_memory_fraction *
+    mem.kv_budget_bytes = std::max(0.0, in.engine.kv_cache_memory_fraction *
                                             (mem.capacity_bytes - mem.weights_bytes - mem.activation_bytes));
     return mem;
 }

@@ -1,13 +1,20 @@
 #pragma once
-// Memory one chip needs to serve an inference workload.
+// Memory one chip of one pipeline stage needs to serve an inference workload.
+#include <cstdint>
 #include <vector>
 
+#include "engine/engine.hpp"
+#include "hardware/chip.hpp"
+#include "model/model.hpp"
 #include "ops/op.hpp"
-#include "scenario.hpp"
+#include "parallel/parallelism.hpp"
+#include "parallel/stages.hpp"
+#include "workload/inference.hpp"
 
 namespace envelope {
 
 struct InferenceMemory {
+    int64_t stage = 0;          // the pipeline stage these numbers are for
     double weights_bytes = 0;
     double kv_cache_bytes = 0;
     double activation_bytes = 0;
@@ -19,17 +26,32 @@ struct InferenceMemory {
     double kv_budget_bytes = 0;
 };
 
-// weights    = parameters per chip (model/params.hpp) × bytes per weight
-// kv_cache   = 2 (K and V) · layers · kv_heads_per_chip · head_dim · bytes per KV element
-//              · batch · (input + output tokens) — the cache an engine reserves for the
-//              longest context the generation reaches
-// activation = the peak working set of one step: the residual stream [T × h] kept
-//              across a layer plus the largest single-op working set (activation inputs
-//              + outputs), for a prefill chunk (T = the engine's prefill token budget, or
-//              every prompt token when it has none) or a decode step at the longest
-//              context, whichever is larger. One layer's activations are live at a time in
-//              inference.
-InferenceMemory inference_memory(const Scenario& s, const std::vector<Op>& prefill_ops,
+// Everything the memory of one stage depends on besides its lowered operators.
+struct StageMemoryInput {
+    const Model& model;
+    const Stage& stage;
+    const Parallelism& parallelism;
+    const InferenceWorkload& workload;
+    const Engine& engine;
+    const Chip& chip;
+    int64_t micro_batch = 1;    // sequences per micro-batch (activations are one micro-batch's)
+};
+
+// weights    = the stage's parameters per chip (model/params.hpp) × bytes per weight:
+//              its layers, plus the embedding on the first stage and the final norm and
+//              LM head on the last (with tied embeddings and several stages, the last
+//              keeps its own copy of the embedding as the LM head, as Megatron-LM does)
+// kv_cache   = Σ over the stage's layers of 2 (K and V) · kv_heads_per_chip · head_dim
+//              · bytes per KV element · batch · (input + output tokens): the cache an
+//              engine reserves for the longest context the generation reaches, for every
+//              micro-batch of the replica
+// activation = the peak working set of one step of one micro-batch: the residual stream
+//              [T × h] (T/tp under SP) kept across a layer plus the largest single-op
+//              working set (activation inputs + outputs), for a prefill chunk (T = the
+//              engine's prefill token budget, or every prompt token when it has none) or
+//              a decode step at the longest context, whichever is larger. One layer's
+//              activations are live at a time in inference.
+InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<Op>& prefill_ops,
                                  const std::vector<Op>& decode_ops);
 
 }  // namespace envelope

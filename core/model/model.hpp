@@ -1,36 +1,66 @@
 #pragma once
-// The architecture of a decoder-only transformer, as published in its config.
+// The architecture of a decoder-only transformer, as published in its config: an embedding,
+// a list of layer groups (a layer spec and how many layers share it), a final norm and the
+// LM head.
 //
-// Only dense layers exist today. Mixture-of-experts, MLA, Mamba and hybrid stacks
-// will add optional blocks here (e.g. `std::optional<Moe> moe`) and a layer pattern;
-// the lowering in ops/ already works per distinct layer type times its count, so a
-// hybrid model becomes several layer types rather than a rewrite.
+// A layer spec is a token mixer and a feed-forward block. Dense attention (MHA, GQA, MQA,
+// with an optional sliding window) and plain or gated MLPs are modelled here; the other
+// kinds fit the same places without changing the shape: MLA as low-rank projections of
+// AttentionSpec, a state-space mixer beside it, a mixture of experts in FfnSpec. A hybrid
+// model (Jamba-style) is several groups; a pipeline stage holds a slice of them.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace envelope {
 
 enum class NormKind { rmsnorm, layernorm };
 
+// Self-attention over query heads and key/value heads: kv_heads = heads for MHA, 1 for
+// MQA, between for GQA.
+struct AttentionSpec {
+    int64_t heads = 0;
+    int64_t kv_heads = 0;
+    int64_t head_dim = 0;
+
+    int64_t q_dim() const { return heads * head_dim; }     // width of Q (and of the attention output)
+    int64_t kv_dim() const { return kv_heads * head_dim; } // width of K (and of V)
+};
+
+// The feed-forward block: up (and gate) projection, activation, down projection.
+struct FfnSpec {
+    int64_t ffn = 0;       // inner width
+    bool gated = false;    // SwiGLU/GeGLU: gate and up matrices plus down (3 matrices) vs 2
+};
+
+struct LayerSpec {
+    AttentionSpec attention;
+    FfnSpec ffn;
+    NormKind norm = NormKind::rmsnorm;
+    bool linear_bias = false;   // biases on every linear layer (GPT-2/3 style)
+};
+
+struct LayerGroup {
+    LayerSpec layer;
+    int64_t count = 0;          // consecutive layers of this spec
+};
+
 struct Model {
     std::string name;
-    std::string source;       // where the numbers come from (config URL or paper)
+    std::string source;          // where the numbers come from (config URL or paper)
 
-    int64_t layers = 0;       // decoder layers
-    int64_t hidden = 0;       // residual stream width (d_model)
-    int64_t heads = 0;        // query heads
-    int64_t kv_heads = 0;     // key/value heads: = heads for MHA, 1 for MQA, between for GQA
-    int64_t head_dim = 0;     // per-head width (usually hidden / heads)
-    int64_t ffn = 0;          // MLP inner width
-    bool gated_ffn = false;   // SwiGLU/GeGLU: gate and up matrices plus down (3 matrices) vs 2
+    int64_t hidden = 0;          // residual stream width (d_model)
     int64_t vocab = 0;
     bool tied_embeddings = false;  // LM head shares the embedding matrix
-    NormKind norm = NormKind::rmsnorm;
-    bool linear_bias = false;      // biases on every linear layer (GPT-2/3 style)
-    int64_t max_seq_len = 0;       // trained context length; longer contexts give a warning
+    NormKind final_norm = NormKind::rmsnorm;
+    int64_t max_seq_len = 0;     // trained context length; longer contexts give a warning
+    std::vector<LayerGroup> groups;  // in execution order
 
-    int64_t q_dim() const { return heads * head_dim; }       // width of Q (and of attention output)
-    int64_t kv_dim() const { return kv_heads * head_dim; }   // width of K (and of V)
+    int64_t layers() const {
+        int64_t n = 0;
+        for (const LayerGroup& g : groups) n += g.count;
+        return n;
+    }
 };
 
 }  // namespace envelope

@@ -1,33 +1,40 @@
 #pragma once
-// Parameter counts of a dense decoder-only transformer, whole or per TP shard.
+// Parameter counts of a decoder-only transformer, whole or per chip, read off the layer
+// shapes (model/layer_shard.hpp).
+#include <cstdint>
+#include <vector>
+
 #include "model/model.hpp"
-#include "parallel/tensor_parallel.hpp"
 
 namespace envelope {
 
 struct ParamCount {
-    double attention = 0;   // per layer: Wq, Wk, Wv, Wo (+ biases)
-    double mlp = 0;         // per layer: up (+ gate), down (+ biases)
-    double norms = 0;       // per layer: two norms (scale, + shift for LayerNorm)
+    double attention = 0;   // all layers: Wq, Wk, Wv, Wo (+ biases)
+    double mlp = 0;         // all layers: up (+ gate), down (+ biases)
+    double norms = 0;       // all layers: two norms each
     double embedding = 0;   // token embedding (vocab × hidden)
     double lm_head = 0;     // output projection; 0 when tied to the embedding
     double final_norm = 0;
 
-    double per_layer() const { return attention + mlp + norms; }
-    double total(int64_t layers) const {
-        return per_layer() * static_cast<double>(layers) + embedding + lm_head + final_norm;
-    }
+    double layers() const { return attention + mlp + norms; }
+    double total() const { return layers() + embedding + lm_head + final_norm; }
 };
 
-// Parameters one chip holds under the given TP split (the shapes of ops/dense_layer.cpp).
-// Norm vectors and the row-parallel output biases are replicated on every chip; KV
-// projections are replicated when tp > kv_heads.
+// Parameters one chip holds under tensor parallelism of `tp`: the split matrices'
+// shards, every norm vector and the row-parallel output biases whole, and 1/tp of the
+// vocabulary (rounded up). tp = 1: the whole model.
 //
 // Positional embeddings are not counted: rotary ones have no parameters, and learned
 // ones (max_seq_len × hidden) are < 0.1 % of any preset model.
-ParamCount count_params(const Model& m, const TpShard& shard);
+ParamCount count_params(const Model& m, int64_t tp = 1);
 
-// The whole model (one shard of TP = 1).
-ParamCount count_params(const Model& m);
+// The same for a slice of the model (a pipeline stage): the given layer groups, with the
+// embedding when `embedding`, the final norm and LM head when `head`. With tied embeddings
+// a slice that has the head but not the embedding keeps its own copy of the matrix.
+ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& groups, bool embedding, bool head,
+                              int64_t tp);
+
+// The same for one layer group, all `count` of its layers.
+ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp);
 
 }  // namespace envelope

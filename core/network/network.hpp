@@ -1,43 +1,65 @@
 #pragma once
-// A network as a list of levels, innermost first (ASTRA-sim style): e.g. NVLink inside
-// a node, then InfiniBand between nodes. Each level groups `size` units of the level
-// below it. Today a collective group must fit inside the innermost level
-// (parallel/placement.hpp); decomposing collectives over several levels comes next.
+// A network as a list of levels, innermost first (ASTRA-sim style): NVLink inside a node,
+// then InfiniBand between nodes, say. Each level joins `size` units of the level below it
+// (chips, for the innermost), so a system of count chips needs Π size ≥ count.
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace envelope {
 
 enum class Topology {
-    ring,             // chips joined in a ring of point-to-point links
-    switch_,          // every chip reaches a switch (NVSwitch, Ethernet/IB switch) with full
-                      // bisection: any group gets each chip's whole bandwidth
+    switch_,          // every chip reaches a switch (NVSwitch) with full bisection
     fully_connected,  // a direct link from every chip to every other (AMD xGMI, Gaudi's
-                      // on-board RoCE): the bandwidth is split over size − 1 links, so a
+                      // on-board RoCE): the links are split over size − 1 peers, so a
                       // group of p chips reaches only p − 1 of them
+    ring,             // each unit linked to two neighbours
+    torus,            // a 2D or 3D torus (TPU ICI): `dims` gives its shape
+    fat_tree,         // leaf-spine switches (InfiniBand, RoCE), with an oversubscription
+    dragonfly,        // groups of switches joined by global links (Slingshot)
+};
+
+// In-network reduction (NVLink SHARP "NVLS" on NVSwitch gen 3+, InfiniBand SHARP): an
+// all-reduce is summed in the switches, so each chip sends and receives the buffer once.
+struct InNetworkReduction {
+    double efficiency = 0;     // achievable fraction of the link bandwidth; 0: none
+    double latency_us = 0;     // the smallest such all-reduce
+    int64_t min_chips = 2;     // the smallest group the library uses it for
 };
 
 struct NetworkLevel {
-    std::string name;            // "nvlink", "infiniband"
-    int64_t size = 1;            // units of the level below joined at this level
+    std::string name;              // "NVLink4 + NVSwitch", "InfiniBand NDR rails"
+    std::string source;            // where its numbers come from
+    int64_t size = 1;              // units of the level below joined at this level
     Topology topology = Topology::switch_;
-    double bandwidth_gbps = 0;   // per chip, one direction, decimal GB/s
-    double latency_us = 0;       // per algorithm step (α, one hop), µs
-    double efficiency = 1;       // achievable fraction of bandwidth_gbps for large messages
-    // Fixed cost of one call of the collective library on this level (kernel launch,
-    // set-up, the final synchronisation), µs: measured small-message time minus its steps.
-    double call_latency_us = 0;
-    // In-network reduction (NVLink SHARP, "NVLS", on NVSwitch gen 3+): all-reduce data is
-    // summed in the switch, so each chip sends and receives the buffer once. Achievable
-    // fraction of bandwidth_gbps when the switch reduces (0: the switch does not), and the
-    // time of its smallest all-reduce.
-    double in_network_reduction_efficiency = 0;
-    double in_network_reduction_latency_us = 0;
-    int64_t in_network_reduction_min_chips = 2;  // the smallest group the library uses it for
+    std::vector<int64_t> dims;     // torus: the shape, Π dims = size
+    int64_t links_per_chip = 1;    // links from each chip into this level
+    double link_gbps = 0;          // per link, one direction, decimal GB/s
+    double latency_us = 0;         // per hop of an algorithm (α), µs
+    double call_latency_us = 0;    // fixed cost of one collective call (launch, set-up, sync), µs
+    double efficiency = 1;         // achievable fraction of the bandwidth for large messages
+    // The most bus bandwidth the collective library's low-latency protocol reaches once a
+    // group crosses this level, GB/s (NCCL's llMaxBws: 8-byte stores with a flag each go
+    // through the NIC's proxy); 0: no cap beyond half the bandwidth.
+    double ll_bandwidth_gbps = 0;
+    // fat_tree, dragonfly: the share of a chip's bandwidth left when traffic leaves its leaf
+    // (or group) is 1 / oversubscription
+    double oversubscription = 1;
+    InNetworkReduction in_network_reduction;
+
+    // Bandwidth of all the chip's links into this level, one direction, decimal GB/s.
+    double bandwidth_gbps() const { return static_cast<double>(links_per_chip) * link_gbps; }
+    // What large messages reach over those links, bytes/s.
+    double achievable_bytes_per_s() const { return bandwidth_gbps() * 1e9 * efficiency; }
 };
 
 struct Network {
     std::vector<NetworkLevel> levels;
+
+    // Chips in one unit of level i (the product of the sizes of levels 0..i).
+    double chips_per_unit(std::size_t level) const;
+    // Chips the whole network joins (1 with no levels).
+    double chips() const { return levels.empty() ? 1.0 : chips_per_unit(levels.size() - 1); }
 };
 
 }  // namespace envelope

@@ -35,8 +35,8 @@ Op vector(const char* name, double count, Affine elements_in, Affine elements_ou
     return op;
 }
 
-Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, int64_t group,
-              Precision precision) {
+Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, ParallelDim dim,
+              int64_t group, Precision precision) {
     Op op;
     op.name = name;
     op.cls = OpClass::collective;
@@ -44,6 +44,7 @@ Op collective(const char* name, double count, CollectiveKind kind, Affine bytes,
     op.count = count;
     op.collective = kind;
     op.message_bytes = bytes;
+    op.dim = dim;
     op.group = group;
     return op;
 }

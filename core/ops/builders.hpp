@@ -18,9 +18,9 @@ Op vector(const char* name, double count, Affine elements_in, Affine elements_ou
           double flops_per_out, Precision activations, double weight_elements = 0,
           Precision weights = Precision::bf16);
 
-// Collective over `group` chips on a buffer of `bytes` per chip, holding values in
-// format `precision`.
-Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, int64_t group,
-              Precision precision);
+// Collective over the `group` chips of one group of parallel dimension `dim`, on a buffer
+// of `bytes` per chip, holding values in format `precision`.
+Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, ParallelDim dim,
+              int64_t group, Precision precision);
 
 }  // namespace envelope::build

@@ -8,8 +8,11 @@
 //   mlp_up     [T × h] · [h × m·ffn/tp], m = 2 when gated (gate and up fused); an engine
 //              that does not fuse them runs mlp_gate and mlp_up, [h × ffn/tp] each
 //   mlp_down   [T × ffn/tp] · [ffn/tp × h]                       row-parallel → all-reduce
-// Norms and residual adds act on the full [T × h] stream, replicated on every chip
-// (no sequence parallelism in inference).
+// Norms and residual adds act on the full [T × h] stream, replicated on every chip, or on
+// T/tp tokens of it under sequence parallelism, where each all-reduce becomes a
+// reduce-scatter after the row-parallel GEMM and an all-gather before the next
+// column-parallel one (Korthikanti et al. 2022, arXiv:2205.05198 §4.2.2).
+// The shapes come from model/layer_shard.hpp, the one definition of a layer's matrices.
 #include "ops/builders.hpp"
 #include "ops/elementwise_costs.hpp"
 #include "ops/lower.hpp"
@@ -20,9 +23,6 @@ namespace {
 
 double norm_flops(NormKind k) {
     return k == NormKind::layernorm ? elementwise_flops::kLayerNorm : elementwise_flops::kRmsNorm;
-}
-double norm_params(const Model& m) {
-    return (m.norm == NormKind::layernorm ? 2.0 : 1.0) * static_cast<double>(m.hidden);
 }
 
 // Causal attention pairs (query, key) per sequence and head: each new token attends to
@@ -44,15 +44,14 @@ Affine score_rectangle(const Pass& p) {
 // Attention core. Fused (FlashAttention, Dao et al. 2022, arXiv:2205.14135): Q read,
 // O written once, K/V read from the cache once, scores stay on chip, masked blocks
 // skipped. Unfused: scores S and probabilities P go through HBM.
-void lower_attention(const LowerInput& in, std::vector<Op>& out) {
-    const Model& m = in.model;
+void lower_attention(const LowerInput& in, const LayerShard& shard, double layers, int64_t head_dim,
+                     std::vector<Op>& out) {
     const Pass& p = in.pass;
-    const double layers = static_cast<double>(m.layers);
     const double b = static_cast<double>(p.batch);
     const double n = static_cast<double>(p.new_tokens);
-    const double d = static_cast<double>(m.head_dim);
-    const double heads = static_cast<double>(in.shard.heads);
-    const double kv_heads = static_cast<double>(in.shard.kv_heads);
+    const double d = static_cast<double>(head_dim);
+    const double heads = static_cast<double>(shard.heads);
+    const double kv_heads = static_cast<double>(shard.kv_heads);
     // Q, O and the scores are in the residual format; the math runs in the wider of it
     // and the cache's format (an fp8 cache is converted on the fly).
     const double ab = bytes_per_element(in.precision.residual);
@@ -71,11 +70,14 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
     // head that uses it (heads / kv_heads times); a GQA-aware one once per group.
     const double kv_reads = decode && !in.engine.kv_read_once_per_group ? heads / kv_heads : 1.0;
 
-    // Append this pass's K and V to the cache (converting to the KV format).
-    Op append = build::vector("kv_append", layers, constant(2 * b * n * kv_heads * d),
-                              constant(0), 0, in.precision.residual);
-    append.traffic.kv_written = constant(2 * b * n * kv_heads * d * kvb);
-    out.push_back(append);
+    // Append this pass's K and V to the cache (converting to the KV format); training keeps
+    // no cache.
+    if (!p.training) {
+        Op append = build::vector("kv_append", layers, constant(2 * b * n * kv_heads * d), constant(0), 0,
+                                  in.precision.residual);
+        append.traffic.kv_written = constant(2 * b * n * kv_heads * d * kvb);
+        out.push_back(append);
+    }
 
     if (in.flash_attention) {
         Op a;
@@ -120,57 +122,94 @@ void lower_attention(const LowerInput& in, std::vector<Op>& out) {
 
 }  // namespace
 
-void lower_dense_layer(const LowerInput& in, std::vector<Op>& out) {
-    const Model& m = in.model;
-    const TpShard& s = in.shard;
-    const PrecisionPlan& pr = in.precision;
-    const double layers = static_cast<double>(m.layers);
-    const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
-    const double h = static_cast<double>(m.hidden);
-    const Affine stream = constant(tokens * h);  // elements of the [T × h] residual stream
-    const double rb = bytes_per_element(pr.residual);
-    const int64_t tp = s.tp;
+double LowerInput::stream_tokens() const {
+    const double tokens = static_cast<double>(pass.batch * pass.new_tokens);
+    return parallelism.sp ? tokens / static_cast<double>(parallelism.tp) : tokens;
+}
 
-    out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(m.norm),
-                                pr.residual, norm_params(m), pr.weights));
-    out.push_back(build::matmul("qkv_proj", layers, tokens, h,
-                                static_cast<double>(s.q_dim(m) + 2 * s.kv_dim(m)), pr.weights,
-                                pr.activations, pr.residual, m.linear_bias));
-    lower_attention(in, out);
-    out.push_back(build::matmul("out_proj", layers, tokens, static_cast<double>(s.q_dim(m)), h,
-                                pr.weights, pr.activations, pr.residual, m.linear_bias));
-    if (tp > 1) {
-        out.push_back(build::collective("attn_allreduce", layers, CollectiveKind::all_reduce,
-                                        constant(tokens * h * rb), tp, pr.residual));
+namespace {
+
+// After a row-parallel GEMM: the partial sums are all-reduced, or reduce-scattered over
+// the sequence under SP.
+void add_tp_reduction(const LowerInput& in, const char* all_reduce, const char* reduce_scatter, double count,
+                      double buffer_bytes, std::vector<Op>& out) {
+    const int64_t tp = in.parallelism.tp;
+    if (tp <= 1) return;
+    const Precision r = in.precision.residual;
+    out.push_back(in.parallelism.sp ? build::collective(reduce_scatter, count, CollectiveKind::reduce_scatter,
+                                                        constant(buffer_bytes), ParallelDim::tp, tp, r)
+                                    : build::collective(all_reduce, count, CollectiveKind::all_reduce,
+                                                        constant(buffer_bytes), ParallelDim::tp, tp, r));
+}
+
+// Before a column-parallel GEMM under SP: the sequence shards are gathered.
+void add_sp_gather(const LowerInput& in, const char* name, double count, double buffer_bytes,
+                   std::vector<Op>& out) {
+    const int64_t tp = in.parallelism.tp;
+    if (tp <= 1 || !in.parallelism.sp) return;
+    out.push_back(build::collective(name, count, CollectiveKind::all_gather, constant(buffer_bytes), ParallelDim::tp,
+                                    tp, in.precision.residual));
+}
+
+}  // namespace
+
+void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out) {
+    const LayerSpec& layer = group.layer;
+    const LayerShard s = shard_layer(layer, in.model.hidden, in.parallelism.tp);
+    const PrecisionPlan& pr = in.precision;
+    const double layers = static_cast<double>(group.count);
+    const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
+    const double h = static_cast<double>(in.model.hidden);
+    const Affine stream = constant(in.stream_tokens() * h);  // the residual stream on this chip
+    const double buffer = tokens * h * bytes_per_element(pr.residual);  // the whole [T × h] stream
+    const double norm_params = norm_vector_params(layer.norm, in.model.hidden);
+    const auto gemm = [&](const WeightMatrix& w, double n) {
+        return build::matmul(w.name, layers, tokens, w.k, n, pr.weights, pr.activations, pr.residual, w.bias);
+    };
+    const WeightMatrix& qkv = s.matrices[0];
+    const WeightMatrix& proj = s.matrices[1];
+    const WeightMatrix& up = s.matrices[2];
+    const WeightMatrix& down = s.matrices[3];
+    const std::size_t first = out.size();
+
+    out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
+                                norm_params, pr.weights));
+    add_sp_gather(in, "attn_allgather", layers, buffer, out);
+    out.push_back(gemm(qkv, qkv.n));
+    if (in.parallelism.cp > 1) {
+        // Context parallelism (Megatron-LM, ring attention): each chip gathers the K and V of
+        // every chunk of the sequence, cp − 1 of them from its peers, passed round the ring
+        // and overlapped with the attention blocks (training/step.hpp).
+        const double kv_bytes = 2 * static_cast<double>(in.pass.batch * in.pass.new_tokens * in.parallelism.cp) *
+                                static_cast<double>(s.kv_dim) * bytes_per_element(pr.residual);
+        out.push_back(build::collective("cp_kv_allgather", layers, CollectiveKind::all_gather, constant(kv_bytes),
+                                        ParallelDim::cp, in.parallelism.cp, pr.residual));
     }
-    out.push_back(build::vector("attn_residual", layers, 2 * stream, stream,
-                                elementwise_flops::kResidualAdd, pr.residual));
+    lower_attention(in, s, layers, layer.attention.head_dim, out);
+    out.push_back(gemm(proj, proj.n));
+    add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
+    out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
+                                pr.residual));
 
     const double ffn = static_cast<double>(s.ffn);
-    const double up_width = (m.gated_ffn ? 2.0 : 1.0) * ffn;
-    out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(m.norm),
-                                pr.residual, norm_params(m), pr.weights));
-    if (m.gated_ffn && !in.engine.fused_gate_up) {
-        out.push_back(build::matmul("mlp_gate", layers, tokens, h, ffn, pr.weights, pr.activations, pr.residual,
-                                    m.linear_bias));
-        out.push_back(build::matmul("mlp_up", layers, tokens, h, ffn, pr.weights, pr.activations, pr.residual,
-                                    m.linear_bias));
+    out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
+                                norm_params, pr.weights));
+    add_sp_gather(in, "mlp_allgather", layers, buffer, out);
+    if (layer.ffn.gated && !in.engine.fused_gate_up) {
+        out.push_back(build::matmul("mlp_gate", layers, tokens, up.k, ffn, pr.weights, pr.activations, pr.residual,
+                                    up.bias));
+        out.push_back(gemm(up, ffn));
     } else {
-        out.push_back(build::matmul("mlp_up", layers, tokens, h, up_width, pr.weights, pr.activations,
-                                    pr.residual, m.linear_bias));
+        out.push_back(gemm(up, up.n));
     }
-    out.push_back(build::vector("mlp_act", layers, constant(tokens * up_width),
-                                constant(tokens * ffn),
-                                m.gated_ffn ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,
+    out.push_back(build::vector("mlp_act", layers, constant(tokens * up.n), constant(tokens * ffn),
+                                layer.ffn.gated ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,
                                 pr.residual));
-    out.push_back(build::matmul("mlp_down", layers, tokens, ffn, h, pr.weights, pr.activations,
-                                pr.residual, m.linear_bias));
-    if (tp > 1) {
-        out.push_back(build::collective("mlp_allreduce", layers, CollectiveKind::all_reduce,
-                                        constant(tokens * h * rb), tp, pr.residual));
-    }
-    out.push_back(build::vector("mlp_residual", layers, 2 * stream, stream,
-                                elementwise_flops::kResidualAdd, pr.residual));
+    out.push_back(gemm(down, down.n));
+    add_tp_reduction(in, "mlp_allreduce", "mlp_reducescatter", layers, buffer, out);
+    out.push_back(build::vector("mlp_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
+                                pr.residual));
+    for (std::size_t i = first; i < out.size(); ++i) out[i].layer = true;
 }
 
 }  // namespace envelope

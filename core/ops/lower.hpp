@@ -1,12 +1,14 @@
 #pragma once
-// Lowering: model + pass → the operators one chip executes.
+// Lowering: model + pass → the operators one chip of one pipeline stage executes.
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "model/layer_shard.hpp"
 #include "model/model.hpp"
 #include "ops/op.hpp"
 #include "ops/pass.hpp"
-#include "parallel/tensor_parallel.hpp"
+#include "parallel/parallelism.hpp"
+#include "parallel/stages.hpp"
 #include "workload/inference.hpp"
 
 namespace envelope {
@@ -14,16 +16,21 @@ namespace envelope {
 // Everything a lowering function reads.
 struct LowerInput {
     const Model& model;
-    const TpShard& shard;
+    const Stage& stage;             // the layers (and ends of the model) this chip runs
+    const Parallelism& parallelism; // tp and sp split each layer; pp adds the stage hand-off
     const PrecisionPlan& precision;
-    const Pass& pass;
+    const Pass& pass;               // one micro-batch
     const Engine& engine;
     bool flash_attention = true;
+
+    // Tokens of the residual stream on one chip: all of the pass's, or 1/tp of them under
+    // sequence parallelism.
+    double stream_tokens() const;
 };
 
-// One dense decoder layer (pre-norm: norm → attention → residual → norm → MLP →
-// residual), with `count` = model.layers. Appends to `out`.
-void lower_dense_layer(const LowerInput& in, std::vector<Op>& out);
+// `count` dense decoder layers of one spec (pre-norm: norm → attention → residual → norm →
+// MLP → residual), sharded over TP. Appends to `out`.
+void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out);
 
 // Once-per-model work before the first layer (embedding) ...
 void lower_model_head(const LowerInput& in, std::vector<Op>& out);
@@ -33,7 +40,9 @@ void lower_model_tail(const LowerInput& in, std::vector<Op>& out);
 // The engine's host time for one forward pass (an op of class host).
 void lower_engine_step(const LowerInput& in, std::vector<Op>& out);
 
-// The whole forward pass, in execution order.
+// The stage's whole forward pass, in execution order: the head on the first stage, its
+// layer groups, the tail on the last, the hand-off of the activations to the next stage,
+// and the engine's host time.
 std::vector<Op> lower_forward(const LowerInput& in);
 
 }  // namespace envelope

@@ -7,57 +7,82 @@
 
 namespace envelope {
 
+namespace {
+
+int64_t vocab_shard(const Model& m, int64_t tp) { return (m.vocab + tp - 1) / tp; }
+
+}  // namespace
+
 void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
     const Model& m = in.model;
     const PrecisionPlan& pr = in.precision;
     const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
     const double h = static_cast<double>(m.hidden);
-    const int64_t tp = in.shard.tp;
+    const int64_t tp = in.parallelism.tp;
+    const double buffer = tokens * h * bytes_per_element(pr.residual);
 
     // Each token's row lives on one chip of the TP group: a chip gathers tokens/tp rows on
     // average and writes a full [T × h] buffer (zeros for rows it does not own), which
-    // the all-reduce then sums.
+    // the all-reduce then sums (reduce-scatters, under SP).
     Op embed;
     embed.name = "embedding";
     embed.cls = OpClass::lookup;
     embed.precision = pr.residual;
     embed.count = 1;
-    embed.traffic.weights_read = constant(tokens / static_cast<double>(tp) * h *
-                                          bytes_per_element(pr.weights));
-    embed.traffic.activations_written = constant(tokens * h * bytes_per_element(pr.residual));
+    embed.traffic.weights_read = constant(tokens / static_cast<double>(tp) * h * bytes_per_element(pr.weights));
+    embed.traffic.activations_written = constant(buffer);
     out.push_back(embed);
     if (tp > 1) {
-        out.push_back(build::collective("embed_allreduce", 1, CollectiveKind::all_reduce,
-                                        constant(tokens * h * bytes_per_element(pr.residual)),
-                                        tp, pr.residual));
+        out.push_back(in.parallelism.sp
+                          ? build::collective("embed_reducescatter", 1, CollectiveKind::reduce_scatter,
+                                              constant(buffer), ParallelDim::tp, tp, pr.residual)
+                          : build::collective("embed_allreduce", 1, CollectiveKind::all_reduce, constant(buffer),
+                                              ParallelDim::tp, tp, pr.residual));
     }
 }
 
 void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
     const Model& m = in.model;
     const PrecisionPlan& pr = in.precision;
-    const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
     const double logit_tokens = static_cast<double>(in.pass.batch * in.pass.logit_tokens);
     const double h = static_cast<double>(m.hidden);
-    const int64_t tp = in.shard.tp;
-    const double norm_params = (m.norm == NormKind::layernorm ? 2.0 : 1.0) * h;
+    const int64_t tp = in.parallelism.tp;
+    const double stream = in.stream_tokens() * h;
 
-    out.push_back(build::vector("final_norm", 1, constant(tokens * h), constant(tokens * h),
-                                m.norm == NormKind::layernorm ? elementwise_flops::kLayerNorm
-                                                              : elementwise_flops::kRmsNorm,
-                                pr.residual, norm_params, pr.weights));
+    out.push_back(build::vector("final_norm", 1, constant(stream), constant(stream),
+                                m.final_norm == NormKind::layernorm ? elementwise_flops::kLayerNorm
+                                                                    : elementwise_flops::kRmsNorm,
+                                pr.residual, norm_vector_params(m.final_norm, m.hidden), pr.weights));
+    if (tp > 1 && in.parallelism.sp) {
+        // The logit tokens' hidden states, gathered from their sequence shards.
+        out.push_back(build::collective("final_allgather", 1, CollectiveKind::all_gather,
+                                        constant(logit_tokens * h * bytes_per_element(pr.residual)), ParallelDim::tp,
+                                        tp, pr.residual));
+    }
     // Logits only for the tokens that sample the next token: the last prompt token in
-    // prefill, the new token in decode.
-    out.push_back(build::matmul("lm_head", 1, logit_tokens, h,
-                                static_cast<double>(in.shard.vocab), pr.weights, pr.activations,
-                                pr.residual, false));
+    // prefill, the new token in decode; every token in training.
+    const int64_t vocab = vocab_shard(m, tp);
+    out.push_back(build::matmul("lm_head", 1, logit_tokens, h, static_cast<double>(vocab), pr.weights,
+                                pr.activations, pr.residual, false));
+    if (in.pass.training) {
+        // Vocabulary-parallel cross-entropy (Megatron-LM): softmax over each chip's slice of
+        // the logits in fp32, with the row maxima and sums all-reduced over TP (two floats per
+        // token) instead of gathering the logits.
+        out.push_back(build::vector("cross_entropy", 1, constant(logit_tokens * static_cast<double>(vocab)),
+                                    constant(logit_tokens), elementwise_flops::kSoftmax * static_cast<double>(vocab),
+                                    pr.residual));
+        if (tp > 1) {
+            out.push_back(build::collective("loss_allreduce", 1, CollectiveKind::all_reduce,
+                                            constant(logit_tokens * 2 * 4), ParallelDim::tp, tp, Precision::fp32));
+        }
+        return;
+    }
     if (tp > 1) {
         // Gathers every chip's (padded) vocabulary shard of the logits.
-        const double padded_vocab = static_cast<double>(in.shard.vocab * tp);
-        out.push_back(build::collective(
-            "logits_allgather", 1, CollectiveKind::all_gather,
-            constant(logit_tokens * padded_vocab * bytes_per_element(pr.residual)), tp,
-            pr.residual));
+        const double padded_vocab = static_cast<double>(vocab * tp);
+        out.push_back(build::collective("logits_allgather", 1, CollectiveKind::all_gather,
+                                        constant(logit_tokens * padded_vocab * bytes_per_element(pr.residual)),
+                                        ParallelDim::tp, tp, pr.residual));
     }
 }
 

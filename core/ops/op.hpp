@@ -2,13 +2,15 @@
 // An operator: what one kernel (or one collective) does on one chip.
 //
 // Ops are plain data. Lowering (ops/*.cpp) turns a model and a pass into a list of
-// them; timing (perf/roofline.hpp) is a pure function of (op, chip, network). Every
+// them; timing (perf/roofline.hpp) is a pure function of (op, chip, the spans of its
+// group on the network). Every
 // breakdown the tool shows is read from this one list.
 #include <cstdint>
 
 #include "common/affine.hpp"
 #include "common/precision.hpp"
 #include "network/collective_kind.hpp"
+#include "parallel/parallelism.hpp"
 
 namespace envelope {
 
@@ -46,14 +48,17 @@ struct Traffic {
 
 struct Op {
     const char* name = "";        // stable identifier, e.g. "qkv_proj"
+    const char* variant = "";     // training: "recompute", "dgrad", "wgrad", "backward"; "" forward
     OpClass cls = OpClass::vector;
     Precision precision = Precision::bf16;  // format the math runs in (selects the peak)
     double count = 1;             // executions per forward pass (layers for per-layer ops)
+    bool layer = false;           // part of a decoder layer (not the embedding, head or hand-off)
     Affine flops;                 // per execution, per chip
     Traffic traffic;              // per execution, per chip
     MatmulShape shape;            // matmul ops: the GEMM's dimensions
     CollectiveKind collective = CollectiveKind::none;
     Affine message_bytes;         // collectives: size of the full buffer on each chip
+    ParallelDim dim = ParallelDim::tp;  // collectives: whose groups run it (placement)
     int64_t group = 1;            // collectives: chips taking part
 };
 

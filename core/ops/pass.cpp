@@ -10,4 +10,12 @@ Pass decode_pass(int64_t batch, int64_t allocated_tokens) {
     return Pass{batch, 1, Affine{-1.0, 1.0}, 1, allocated_tokens, true};  // cached = L − 1
 }
 
+Pass training_pass(int64_t batch, int64_t seq_len, int64_t cp) {
+    const int64_t local = seq_len / cp;
+    const double earlier = static_cast<double>(seq_len - local) / 2;
+    Pass p{batch, local, constant(earlier), local, 0, false};
+    p.training = true;
+    return p;
+}
+
 }  // namespace envelope

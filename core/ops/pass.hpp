@@ -19,10 +19,17 @@ struct Pass {
     int64_t logit_tokens = 1;   // tokens per sequence whose logits are computed
     int64_t allocated_tokens = 0;  // KV-cache slots reserved per sequence (prompt + generation)
     bool decode = false;        // a generation step (decode kernels), not a prefill
+    // A training forward pass: no KV cache is written, every token gets logits and a
+    // vocabulary-parallel cross-entropy loss (no logits gathered).
+    bool training = false;
 };
 
 Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens);
 // Decode step whose new token sits at context length L (it attends over L tokens).
 Pass decode_pass(int64_t batch, int64_t allocated_tokens);
+// A training micro-batch of `batch` sequences of `seq_len` tokens, split over `cp` chips of
+// a context-parallel group: each holds seq_len/cp query tokens that attend, with the
+// load-balanced (zig-zag) split, over (seq_len − seq_len/cp)/2 earlier tokens on average.
+Pass training_pass(int64_t batch, int64_t seq_len, int64_t cp);
 
 }  // namespace envelope

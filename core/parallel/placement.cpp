@@ -1,11 +1,65 @@
 #include "parallel/placement.hpp"
 
+#include <algorithm>
+
 namespace envelope {
 
-const NetworkLevel* level_for_group(const Network& net, int64_t group) {
-    if (net.levels.empty()) return nullptr;
-    const NetworkLevel& inner = net.levels.front();
-    return group <= inner.size ? &inner : nullptr;
+const char* to_string(ParallelDim d) {
+    switch (d) {
+        case ParallelDim::tp: return "tp";
+        case ParallelDim::cp: return "cp";
+        case ParallelDim::ep: return "ep";
+        case ParallelDim::dp: return "dp";
+        case ParallelDim::pp: return "pp";
+    }
+    return "tp";
+}
+
+Spans place_group(const Network& net, int64_t size, int64_t stride) {
+    Spans spans;
+    if (size <= 1) return spans;
+    int64_t unit = 1;     // chips in one unit of the current level
+    int64_t members = 1;  // the group's members inside one such unit
+    const auto visit = [&](const NetworkLevel& level, std::size_t index, int dim, int64_t level_size) {
+        if (members >= size) return;
+        unit *= level_size;
+        const int64_t inside = std::clamp<int64_t>(unit / stride, 1, size);
+        if (inside > members) {
+            spans.push_back(Span{&level, index, dim, (inside + members - 1) / members});
+            members = inside;
+        }
+    };
+    for (std::size_t i = 0; i < net.levels.size(); ++i) {
+        const NetworkLevel& level = net.levels[i];
+        if (level.topology == Topology::torus && !level.dims.empty()) {
+            for (std::size_t d = 0; d < level.dims.size(); ++d) visit(level, i, static_cast<int>(d), level.dims[d]);
+        } else {
+            visit(level, i, -1, level.size);
+        }
+    }
+    return spans;
+}
+
+Placement place(const Parallelism& p, const Network& net) {
+    Placement out;
+    int64_t stride = 1;
+    int64_t dp_stride = 1;
+    for (ParallelDim d : p.order) {
+        if (d == ParallelDim::ep) continue;  // inside dp: placed below
+        DimensionPlacement& dim = out.dims[static_cast<std::size_t>(d)];
+        dim.dim = d;
+        dim.size = p.degree(d);
+        dim.stride = stride;
+        dim.spans = place_group(net, dim.size, stride);
+        if (d == ParallelDim::dp) dp_stride = stride;
+        stride *= dim.size;
+    }
+    DimensionPlacement& ep = out.dims[static_cast<std::size_t>(ParallelDim::ep)];
+    ep.dim = ParallelDim::ep;
+    ep.size = p.ep;
+    ep.stride = dp_stride;
+    ep.spans = place_group(net, p.ep, dp_stride);
+    return out;
 }
 
 }  // namespace envelope

@@ -1,18 +1,39 @@
 #pragma once
-// Which network level a parallel group's collectives run on.
+// Where each parallel dimension's groups sit on the network.
 //
-// Groups are packed innermost-first: a TP group of 8 on 8-chip NVLink nodes stays
-// inside one node. Today every group must fit in the innermost level (a collective
-// spanning two levels is decomposed hierarchically; that arrives with multi-node
-// parallelism). check_inference rejects groups that do not fit.
-#include <cstdint>
+// Dimensions take chips in `order`, innermost first: with order tp, cp, ep, dp, pp the
+// stride of each is the product of the degrees before it (ep shares dp's stride: its
+// groups are the first ep members of a dp group). A group of size n and stride s holds
+// chips base + i·s. Level j of the network (torus dimensions count as levels) has units
+// of c_j chips; a group has m_j = clamp(c_j / s, 1, n) members in one such unit, so it
+// joins p_j = m_j / m_{j−1} units of the level below there. Every level with p_j > 1 is a
+// span of the group (network/span.hpp). Groups are assumed aligned to unit boundaries
+// (degrees and level sizes powers of two, or dividing one another).
+#include <array>
 
 #include "network/network.hpp"
+#include "network/span.hpp"
+#include "parallel/parallelism.hpp"
 
 namespace envelope {
 
-// The level whose collectives a group of `group` chips uses, or nullptr when the
-// group does not fit inside the innermost level.
-const NetworkLevel* level_for_group(const Network& net, int64_t group);
+struct DimensionPlacement {
+    ParallelDim dim = ParallelDim::tp;
+    int64_t size = 1;
+    int64_t stride = 1;
+    Spans spans;
+};
+
+struct Placement {
+    std::array<DimensionPlacement, kParallelDims> dims;  // indexed by ParallelDim
+
+    const DimensionPlacement& of(ParallelDim d) const { return dims[static_cast<std::size_t>(d)]; }
+};
+
+// Precondition: the network joins at least p.chips() chips (checked with the scenario).
+Placement place(const Parallelism& p, const Network& net);
+
+// The spans of one group of `size` chips `stride` apart.
+Spans place_group(const Network& net, int64_t size, int64_t stride);
 
 }  // namespace envelope

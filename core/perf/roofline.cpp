@@ -1,5 +1,7 @@
 #include "perf/roofline.hpp"
 
+#include <string_view>
+
 #include "network/collective.hpp"
 #include "perf/realism.hpp"
 
@@ -21,8 +23,10 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
         case OpClass::attention: {
             const auto peak = chip.peak(op.precision);
             if (!peak) return 0.0;
-            const double eff = expected && chip.attention_efficiency > 0 ? chip.attention_efficiency
-                                                                         : chip.matrix_efficiency_for(op.precision);
+            double eff = expected && chip.attention_efficiency > 0 ? chip.attention_efficiency
+                                                                   : chip.matrix_efficiency_for(op.precision);
+            const bool backward = std::string_view(op.variant) == "backward";
+            if (expected && backward && chip.attention_backward_efficiency > 0) eff = chip.attention_backward_efficiency;
             return *peak * 1e12 * eff;
         }
         case OpClass::vector: {
@@ -38,7 +42,7 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
 
 }  // namespace
 
-Roofs roofs_of(const Op& op, const NetworkLevel* level, const TimingContext& ctx) {
+Roofs roofs_of(const Op& op, const Spans* spans, const TimingContext& ctx) {
     Roofs r;
     const bool expected = ctx.model == TimingModel::expected;
     if (op.cls == OpClass::host) {
@@ -47,12 +51,10 @@ Roofs roofs_of(const Op& op, const NetworkLevel* level, const TimingContext& ctx
     }
     if (expected) r.overhead_s = kernel_overhead_s(op, ctx.chip, ctx.engine);
     if (op.cls == OpClass::collective) {
-        if (level) {
+        if (spans) {
             const AlphaBeta c =
-                expected ? choose_collective(op.collective, op.group, op.message_bytes.base, *level,
-                                             ctx.engine.collectives)
-                               .cost
-                         : collective_bound(op.collective, op.group, *level);
+                expected ? group_collective(op.collective, *spans, op.message_bytes.base, ctx.engine.collectives).cost
+                         : group_bound(op.collective, *spans);
             r.network_s = constant(c.latency_s) + c.seconds_per_byte * op.message_bytes;
         }
         return r;

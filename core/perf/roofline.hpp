@@ -19,7 +19,7 @@
 #include "common/affine.hpp"
 #include "engine/engine.hpp"
 #include "hardware/chip.hpp"
-#include "network/network.hpp"
+#include "network/span.hpp"
 #include "ops/op.hpp"
 
 namespace envelope {
@@ -47,9 +47,10 @@ struct TimingContext {
     TimingModel model = TimingModel::expected;
 };
 
-// `level` is the network level of the op's collective group (ignored for other ops).
+// `spans` are where the op's collective group sits on the network (ignored for other ops;
+// none: the op moves no data between chips).
 // Vector ops use the chip's fp32 peak as their compute roof, or none when the chip
 // does not publish one (they are memory-bound by a wide margin anyway).
-Roofs roofs_of(const Op& op, const NetworkLevel* level, const TimingContext& ctx);
+Roofs roofs_of(const Op& op, const Spans* spans, const TimingContext& ctx);
 
 }  // namespace envelope

@@ -81,13 +81,41 @@ std::string chip_preset(const Json& hardware) {
     return key;
 }
 
-// The chip, with the case's scale-up bandwidth where it gives one (a fact of that system).
-Json chip_of(const Json& hardware) {
-    Json chip = {{"preset", chip_preset(hardware)}};
-    if (const Json* bw = optional_member(hardware, "scale_up_gbps"); bw && bw->is_number()) {
-        chip["scale_up_gbps"] = *bw;
+// The case's machine: its chip, and the network of the chip's reference system (an
+// 8-GPU node and its scale-out fabric), with the facts the case states about its own
+// system: the scale-up bandwidth per chip, the chips per node, and the scale-out
+// bandwidth per chip when it spans nodes.
+Json system_of(const Json& hw, int64_t count) {
+    const std::string chip = chip_preset(hw);
+    Json system = {{"chip", chip}, {"count", count}};
+    const Json& chip_doc = *find_preset(PresetKind::chip, chip);
+    const Json* reference = optional_member(chip_doc, "reference_system");
+    const Json* ref_system = reference && reference->is_string()
+                                 ? find_preset(PresetKind::system, reference->get<std::string>())
+                                 : nullptr;
+    if (!ref_system || !optional_member(*ref_system, "network")) {
+        if (count > 1) skip("chip " + chip + " has no reference system whose network could join " + std::to_string(count));
+        return system;
     }
-    return chip;
+    Json network = (*ref_system)["network"];
+    const auto set_link = [](Json& level, double gbps) {
+        level["link_gbps"] = gbps / level["links_per_chip"].get<double>();
+    };
+    if (const Json* bw = optional_member(hw, "scale_up_gbps"); bw && bw->is_number()) {
+        set_link(network[0], bw->get<double>());
+    }
+    const Json* per_node = optional_member(hw, "per_node");
+    if (per_node && per_node->is_number() && count > per_node->get<int64_t>()) {
+        if (network.size() < 2) skip("the reference system of " + chip + " has no scale-out level");
+        network[0]["size"] = per_node->get<int64_t>();
+        if (const Json* bw = optional_member(hw, "scale_out_gbps"); bw && bw->is_number()) {
+            set_link(network[1], bw->get<double>());
+        }
+        network[1]["size"] = std::max<int64_t>(network[1]["size"].get<int64_t>(),
+                                               (count + per_node->get<int64_t>() - 1) / per_node->get<int64_t>());
+    }
+    system["network"] = std::move(network);
+    return system;
 }
 
 Json model_of(const Json& m) {
@@ -157,11 +185,8 @@ std::string engine_profile(const Json& doc) {
 void read_inference(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
     const Json& inf = member(doc, "inference", "case");
-    for (const char* dim : {"pp", "ep"}) {
-        if (const Json* v = optional_member(inf, dim); v && !(v->is_number() && v->get<double>() == 1)) {
-            skip(std::string(dim) == "pp" ? "needs pipeline parallelism (pp > 1), not modelled yet"
-                                          : "needs expert parallelism (ep > 1), not modelled yet");
-        }
+    if (const Json* v = optional_member(inf, "ep"); v && !(v->is_number() && v->get<double>() == 1)) {
+        skip("needs expert parallelism (ep > 1), not modelled yet");
     }
     const std::string mode = optional_member(inf, "mode") ? text(inf, "mode", "inference") : "static";
     const Json* batch = optional_member(inf, "batch");
@@ -173,6 +198,7 @@ void read_inference(const Json& doc, MeasuredCase& c) {
         skip("inference.batch is null in a static run");
     }
     const int64_t tp = optional_member(inf, "tp") ? count(inf, "tp", "inference") : 1;
+    const int64_t pp = optional_member(inf, "pp") ? count(inf, "pp", "inference") : 1;
     c.replicas = optional_member(inf, "dp") ? count(inf, "dp", "inference") : 1;
     c.job_chips = count(hw, "count", "hardware");
 
@@ -193,13 +219,13 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     c.scenario = {
         {"name", c.id},
         {"model", model_of(member(doc, "model", "case"))},
-        {"system", {{"chip", chip_of(hw)}, {"count", tp}}},
+        {"system", system_of(hw, std::max(c.job_chips, tp * pp * c.replicas))},
         {"engine", engine_profile(doc)},
+        {"parallelism", {{"tp", tp}, {"pp", pp}, {"dp", c.replicas}}},
         {"workload",
          {{"batch", batch ? count(inf, "batch", "inference") : 1},
           {"input_tokens", count(inf, "input_tokens", "inference")},
           {"output_tokens", count(inf, "output_tokens", "inference")},
-          {"parallelism", {{"tp", tp}}},
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};
 }
 
@@ -209,7 +235,7 @@ void read_gemm(const Json& doc, MeasuredCase& c) {
     c.n = count(g, "n", "gemm");
     c.k = count(g, "k", "gemm");
     c.dtype = text(g, "dtype", "gemm");
-    c.scenario = {{"system", {{"chip", chip_of(member(doc, "hardware", "case"))}, {"count", 1}}}};
+    c.scenario = {{"system", system_of(member(doc, "hardware", "case"), 1)}};
 }
 
 void read_collective(const Json& doc, MeasuredCase& c) {
@@ -218,14 +244,12 @@ void read_collective(const Json& doc, MeasuredCase& c) {
     c.op = text(col, "op", "collective");
     c.bytes = number(col, "bytes", "collective");
     c.ranks = count(hw, "count", "hardware");
-    const int64_t per_node = count(hw, "per_node", "hardware");
-    if (c.ranks > per_node) skip("a collective across network levels (multi-node) is not modelled yet");
     if (const Json* a = optional_member(col, "algorithm"); a && a->is_string()) {
         const std::string algo = a->get<std::string>();
         if (algo != "ring" && algo != "nvls") skip("collective algorithm \"" + algo + "\" is not modelled");
         c.algorithm = algo;
     }
-    c.scenario = {{"system", {{"chip", chip_of(hw)}, {"count", c.ranks}}}};
+    c.scenario = {{"system", system_of(hw, c.ranks)}};
 }
 
 }  // namespace

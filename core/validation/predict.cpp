@@ -1,10 +1,14 @@
 #include "validation/predict.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
+#include "evaluate.hpp"
 #include "inference/evaluate.hpp"
 #include "inference/max_batch.hpp"
 #include "io/scenario_json.hpp"
 #include "ops/builders.hpp"
+#include "network/nccl_tests.hpp"
 #include "parallel/placement.hpp"
 #include "perf/context_sum.hpp"
 #include "perf/roofline.hpp"
@@ -17,7 +21,9 @@ namespace {
 
 Scenario scenario_of(const MeasuredCase& c) {
     try {
-        return parse_scenario(c.scenario);
+        Scenario s = parse_scenario(c.scenario);
+        check_scenario(s);
+        return s;
     } catch (const InputError& e) {
         skip("its scenario is rejected: " + (e.path().empty() ? "" : e.path() + ": ") + e.what());
     }
@@ -33,29 +39,29 @@ System system_of(const MeasuredCase& c) {
 
 double predict_inference(const MeasuredCase& c, Json* scenario) {
     Scenario s = scenario_of(c);
+    InferenceWorkload& w = s.workload.inference;
     if (c.max_batch) {
-        s.workload.batch = largest_batch_that_fits(s);
-        if (s.workload.batch == 0) skip("not even one sequence fits in memory");
+        w.batch = largest_batch_that_fits(s);
+        if (w.batch == 0) skip("not even one sequence fits in memory");
     }
     if (scenario) {
         *scenario = c.scenario;
-        (*scenario)["workload"]["batch"] = s.workload.batch;
+        (*scenario)["workload"]["batch"] = w.batch;
     }
-    const InferenceResult r = evaluate_inference(s);
-    const InferenceSummary& sum = r.summary;
-    const double replicas = static_cast<double>(c.replicas);
+    const Result r = evaluate_inference(s);
+    const InferenceSummary& sum = r.summary;  // output rates count every replica
     const double chips = static_cast<double>(c.job_chips);
-    const double batch = static_cast<double>(s.workload.batch);
+    const double sequences = static_cast<double>(w.batch * s.parallelism.dp);
     if (c.primary == "ttft_ms") return sum.ttft_s * 1e3;
     if (c.primary == "tpot_ms") {
         if (!sum.tpot_s) skip("tpot_ms needs more than one output token");
         return *sum.tpot_s * 1e3;
     }
     if (c.primary == "e2e_latency_ms") return sum.e2e_latency_s * 1e3;
-    if (c.primary == "output_tokens_per_s") return sum.output_tokens_per_s * replicas;
-    if (c.primary == "output_tokens_per_s_per_gpu") return sum.output_tokens_per_s * replicas / chips;
+    if (c.primary == "output_tokens_per_s") return sum.output_tokens_per_s;
+    if (c.primary == "output_tokens_per_s_per_gpu") return sum.output_tokens_per_s / chips;
     if (c.primary == "input_tokens_per_s_per_gpu") {
-        return replicas * batch * static_cast<double>(s.workload.input_tokens) / sum.e2e_latency_s / chips;
+        return sequences * static_cast<double>(w.input_tokens) / sum.e2e_latency_s / chips;
     }
     skip("metric " + c.primary + " is not predicted for inference");
 }
@@ -83,36 +89,32 @@ double predict_gemm(const MeasuredCase& c) {
     return 2 * m * n * k / seconds / 1e12;
 }
 
-// nccl-tests conventions: algbw = bytes / time; busbw = algbw · (all-reduce 2(n−1)/n,
-// all-gather and reduce-scatter (n−1)/n, send/recv 1).
-double predict_collective(const MeasuredCase& c) {
+// nccl-tests: one collective over all the case's ranks, consecutive chips.
+double predict_collective(const MeasuredCase& c, Json* request) {
     const System sys = system_of(c);
-    CollectiveKind kind;
-    double bus_factor = 1;
-    const double n = static_cast<double>(c.ranks);
-    if (c.op == "all_reduce") {
-        kind = CollectiveKind::all_reduce;
-        bus_factor = 2 * (n - 1) / n;
-    } else if (c.op == "all_gather" || c.op == "reduce_scatter") {
-        kind = c.op == "all_gather" ? CollectiveKind::all_gather : CollectiveKind::reduce_scatter;
-        bus_factor = (n - 1) / n;
-    } else if (c.op == "send_recv") {
-        kind = CollectiveKind::send_recv;
-    } else {
-        skip("collective " + c.op + " is not modelled yet");
+    constexpr const char* kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv"};
+    constexpr CollectiveKind kKinds[] = {CollectiveKind::all_reduce, CollectiveKind::all_gather,
+                                         CollectiveKind::reduce_scatter, CollectiveKind::all_to_all,
+                                         CollectiveKind::broadcast, CollectiveKind::send_recv};
+    const auto* op = std::find(std::begin(kOps), std::end(kOps), c.op);
+    if (op == std::end(kOps)) skip("collective " + c.op + " is not one nccl-tests runs");
+    const CollectiveKind kind = kKinds[op - std::begin(kOps)];
+    CollectiveOptions options;  // nccl-tests: the library, with the algorithm the source forced if any
+    options.force = c.algorithm == "ring"   ? CollectiveOptions::Force::ring
+                    : c.algorithm == "nvls" ? CollectiveOptions::Force::in_network
+                                            : CollectiveOptions::Force::none;
+    if (request) {
+        // What `envelope collective` takes to predict the same point (io/collective_json.hpp).
+        *request = {{"system", c.scenario["system"]},
+                    {"op", c.op},
+                    {"chips", c.ranks},
+                    {"bytes", c.bytes},
+                    {"algorithm", c.algorithm == "ring" ? "ring" : c.algorithm == "nvls" ? "in_network" : "auto"}};
     }
-    const NetworkLevel* level = level_for_group(sys.network, c.ranks);
-    if (!level) skip("the group does not fit the innermost network level");
-    const Op op = build::collective("collective", 1, kind, constant(c.bytes), c.ranks, Precision::fp32);
-    Engine harness;  // nccl-tests: the library, with the algorithm the source forced if any
-    harness.collectives.force = c.algorithm == "ring"   ? CollectiveOptions::Force::ring
-                                : c.algorithm == "nvls" ? CollectiveOptions::Force::nvls
-                                                        : CollectiveOptions::Force::none;
-    const double seconds = time_at(roofs_of(op, level, TimingContext{sys.chip, harness, TimingModel::expected}), 0).total_s;
-    const double algbw_gbps = c.bytes / seconds / 1e9;
-    if (c.primary == "time_us") return seconds * 1e6;
-    if (c.primary == "algbw_gbps") return algbw_gbps;
-    if (c.primary == "busbw_gbps") return algbw_gbps * bus_factor;
+    const CollectivePoint p = collective_point(kind, place_group(sys.network, c.ranks, 1), c.bytes, options);
+    if (c.primary == "time_us") return p.time_s * 1e6;
+    if (c.primary == "algbw_gbps") return p.algbw_gbps;
+    if (c.primary == "busbw_gbps") return p.busbw_gbps;
     skip("metric " + c.primary + " is not predicted for a collective");
 }
 
@@ -122,7 +124,7 @@ double predict_case(const MeasuredCase& c, Json* scenario) {
     switch (c.what) {
         case CaseKind::inference: return predict_inference(c, scenario);
         case CaseKind::gemm: return predict_gemm(c);
-        case CaseKind::collective: return predict_collective(c);
+        case CaseKind::collective: return predict_collective(c, scenario);
     }
     skip("unknown kind");
 }

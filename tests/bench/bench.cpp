@@ -3,7 +3,7 @@
 // so the two report the same measurements of the same code. Run: ./dev.sh bench
 //
 // For each preset scenario: parse once per iteration (text → Scenario), evaluate
-// (Scenario → InferenceResult), serialize (result → JSON text). Each is timed in
+// (Scenario → Result), serialize (result → JSON text). Each is timed in
 // batches sized to ~20 ms; the report gives the median per iteration over 15 batches.
 // A sweep then evaluates a grid of configurations (TP × batch × prompt × output) to
 // show throughput of the kind a design-space search needs.
@@ -76,14 +76,14 @@ int main() {
     for (const auto& key : preset_keys(PresetKind::scenario)) {
         const std::string text = find_preset(PresetKind::scenario, key)->dump();
         const Scenario scenario = parse_scenario(parse_json_text(text));
-        const InferenceResult result = evaluate_inference(scenario);
+        const Result result = evaluate_inference(scenario);
 
         const double parse_s = median_seconds([&] {
             const Scenario s = parse_scenario(parse_json_text(text));
-            g_sink = g_sink + static_cast<double>(s.model.layers);
+            g_sink = g_sink + static_cast<double>(s.model.layers());
         });
         const double eval_s = median_seconds([&] {
-            const InferenceResult r = evaluate_inference(scenario);
+            const Result r = evaluate_inference(scenario);
             g_sink = g_sink + r.summary.e2e_latency_s;
         });
         const double write_s = median_seconds([&] {
@@ -102,10 +102,10 @@ int main() {
             for (int64_t in : {128, 1024, 4096, 32768}) {
                 for (int64_t out : {1, 128, 1024, 8192}) {
                     Scenario s = base;
-                    s.workload.parallelism.tp = tp;
-                    s.workload.batch = batch;
-                    s.workload.input_tokens = in;
-                    s.workload.output_tokens = out;
+                    s.parallelism.tp = tp;
+                    s.workload.inference.batch = batch;
+                    s.workload.inference.input_tokens = in;
+                    s.workload.inference.output_tokens = out;
                     grid.push_back(s);
                 }
             }

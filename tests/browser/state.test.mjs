@@ -17,7 +17,7 @@ const presets = { models: load('models'), chips: load('chips'), systems: load('s
 test('every scenario preset survives state -> hash -> state and is recognised', () => {
   for (const [key, doc] of Object.entries(presets.scenarios)) {
     const state = { ...fromScenario(doc, presets), view: defaultState(presets).view };
-    const hash = toHash(state);
+    const hash = toHash(state, presets);
     const back = fromHash(hash, presets);
     assert.equal(back.error, null, `${key}: ${back.error}`);
     assert.deepEqual(back.state, state, key);
@@ -29,29 +29,31 @@ test('the scenario sent to the engine keeps what the preset says', () => {
   const s = toScenario(fromScenario(presets.scenarios['llama3-70b-mi300x-tp4'], presets));
   assert.deepEqual(s.system, { preset: 'mi300x-platform', count: 4 });
   assert.deepEqual(s.workload.precision, { weights: 'bf16', kv_cache: 'fp8', activations: 'bf16' });
-  assert.equal(s.workload.parallelism.tp, 4);
+  assert.deepEqual(s.parallelism, { tp: 4, pp: 1 });
+  assert.equal(s.workload.parallelism, undefined);
   const d = toScenario(defaultState(presets));
   assert.equal(d.model, 'llama-2-70b');
   assert.equal(d.workload.precision, 'bf16');
 });
 
 test('edits, chips and view options round-trip; out-of-range numbers are kept for the engine to judge', () => {
-  const hash = '#model=llama-3-8b&kv_heads=4&gated_ffn=off&chip=h100-sxm&chips=2&tp=3&batch=0&input=1.5&output=7'
+  const hash = '#model=llama-3-8b&kv_heads=4&gated_ffn=off&chip=h100-sxm&chips=2&tp=3&pp=1&batch=0&input=1.5&output=7'
     + '&weights=int4&kv_cache=fp8&activations=bf16&flash=off&table=decode&split=op&decode=step';
   const { state, error } = fromHash(hash, presets);
   assert.equal(error, null);
   assert.deepEqual(state.model, { preset: 'llama-3-8b', edits: { kv_heads: 4, gated_ffn: false } });
-  assert.deepEqual(state.machine, { kind: 'chip', preset: 'h100-sxm', count: 2 });
-  assert.equal(state.workload.tp, 3);
+  assert.deepEqual(state.machine, { kind: 'chip', preset: 'h100-sxm', count: 2, network: null });
+  assert.equal(state.parallelism.tp, 3);
   assert.equal(state.workload.batch, 0);
   assert.equal(state.workload.input_tokens, 1.5);
-  assert.equal(toHash(state), hash);
+  assert.equal(toHash(state, presets), hash);
 });
 
 test('a malformed hash is reported and gives the default scenario', () => {
   const fallback = defaultState(presets);
   for (const hash of ['#model=gpt-9', '#tp=banana', '#frobnicate=1', '#tp=1&tp=2', '#system=dgx-h100&chip=b200',
-    '#precision=bf17', '#flash=maybe', '#table=both', '#%E0%A4%A']) {
+    '#precision=bf17', '#flash=maybe', '#table=both', '#%E0%A4%A', '#pp=two', '#dp=', '#map=ep', '#coll=gossip',
+    '#net0.frobnicate=1', '#net2.size=4', '#net0.topology=hypercube', '#net1.dims=4xfour', '#levels=many']) {
     const { state, error } = fromHash(hash, presets);
     assert.match(error ?? '', /could not be read .*default scenario/, hash);
     assert.deepEqual(state, fallback, hash);
@@ -91,8 +93,8 @@ test('a number beyond double range in a link reaches the engine as a literal bey
   assert.match(text, /"input_tokens":-1e999,/);
   assert.doesNotMatch(text, /null/);
   // The hash keeps it out of range, and it still reads back.
-  assert.match(toHash(state), /batch=1e999&input=-1e999/);
-  assert.equal(fromHash(toHash(state), presets).state.workload.batch, Infinity);
+  assert.match(toHash(state, presets), /batch=1e999&input=-1e999/);
+  assert.equal(fromHash(toHash(state, presets), presets).state.workload.batch, Infinity);
   // A string that looks like the marker stays a string.
   assert.deepEqual(JSON.parse(scenarioText({ name: '~inf0~+', b: 2 })), { name: '~inf0~+', b: 2 });
   assert.equal(scenarioText({ name: '~inf0~+', b: Infinity }), '{"name":"~inf0~+","b":1e999}');

@@ -51,8 +51,8 @@ const badInputs = [
     'model', /unknown model preset "gpt-5"/],
   ['unknown field', (() => { const s = base(); s.workload.tensor_parallel = 8; return JSON.stringify(s); })(),
     'workload.tensor_parallel', /unknown field/],
-  ['TP not dividing heads', (() => { const s = base(); s.workload.parallelism.tp = 3; return JSON.stringify(s); })(),
-    'workload.parallelism.tp', /must divide model.heads = 64/],
+  ['TP not dividing heads', (() => { const s = base(); s.parallelism.tp = 3; return JSON.stringify(s); })(),
+    'parallelism.tp', /must divide model.heads = 64/],
 ];
 
 for (const [name, text, field, message] of badInputs) {
@@ -195,4 +195,42 @@ test('validate on an unreadable or non-JSON file is bad input (exit 2)', () => {
   const r = run(['validate', '-'], '[{"id": ');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /not valid JSON/);
+});
+
+test('collective predicts one point like nccl-tests: time, algbw, busbw, the algorithm and the levels', () => {
+  const r = run(['collective', '--system', 'dgx-h100', '--op', 'all_reduce', '--chips', '16', '--bytes', '1e9', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.ok, true);
+  assert.deepEqual(out.levels.map((l) => l.size), [8, 2]);  // NVLink ×8, InfiniBand ×2
+  const [p] = out.points;
+  assert.equal(p.bytes, 1e9);
+  assert.ok(Math.abs(p.algbw_gbps - 1e9 / p.time_s / 1e9) < 1e-9 * p.algbw_gbps);
+  assert.ok(Math.abs(p.busbw_gbps - p.algbw_gbps * 2 * 15 / 16) < 1e-9 * p.busbw_gbps);
+  assert.ok(p.bound_time_s <= p.time_s);
+  assert.match(p.algorithm, /ring|hierarchical|tree/);
+});
+
+test('collective --sweep prints a table from 8 B to 8 GiB; the algorithm changes with the size', () => {
+  const r = run(['collective', '--system', 'dgx-h100', '--op', 'all_reduce', '--chips', '8', '--sweep']);
+  assert.equal(r.status, 0, r.stderr);
+  const rows = r.stdout.trim().split('\n').slice(2);
+  assert.equal(rows.length, 31);
+  const algorithms = new Set(rows.map((row) => row.trim().split(/\s{2,}/).pop()));
+  assert.ok(algorithms.has('ring/LL') && algorithms.has('in-network reduction'), [...algorithms].join(', '));
+});
+
+test('collective: bad options name the field and exit 2', () => {
+  for (const [args, pattern] of [
+    [['--system', 'dgx-h100', '--op', 'all_reduce', '--chips', '99999', '--bytes', '1'], /chips: must be an integer in \[2, 1024\]/],
+    [['--system', 'dgx-h100', '--op', 'gather', '--chips', '8', '--bytes', '1'], /op: must be one of/],
+    [['--system', 'nope', '--op', 'all_reduce', '--chips', '8', '--bytes', '1'], /system/],
+    [['--system', 'dgx-h100', '--op', 'all_reduce', '--chips', 'eight'], /--chips: must be a number/],
+    [['--bogus'], /--bogus: is not an option/],
+  ]) {
+    const r = run(['collective', ...args]);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, pattern);
+  }
 });

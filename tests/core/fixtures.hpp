@@ -1,7 +1,12 @@
 #pragma once
 // Small, round-numbered inputs whose results can be worked out by hand.
+#include <vector>
+
 #include "hardware/system.hpp"
 #include "model/model.hpp"
+#include "ops/op.hpp"
+#include "parallel/placement.hpp"
+#include "parallel/stages.hpp"
 #include "scenario.hpp"
 
 namespace envelope::test {
@@ -10,13 +15,11 @@ namespace envelope::test {
 inline Model tiny_model() {
     Model m;
     m.name = "tiny";
-    m.layers = 2;
     m.hidden = 1024;
-    m.heads = 8;
-    m.kv_heads = 2;
-    m.head_dim = 128;
-    m.ffn = 4096;
-    m.gated_ffn = true;
+    LayerSpec layer;
+    layer.attention = AttentionSpec{8, 2, 128};
+    layer.ffn = FfnSpec{4096, true};
+    m.groups = {LayerGroup{layer, 2}};
     m.vocab = 1000;
     m.max_seq_len = 4096;
     return m;
@@ -30,11 +33,8 @@ inline Chip round_chip() {
     c.peak_tflops[static_cast<std::size_t>(Precision::fp32)] = 10;
     c.hbm_gb = 100;
     c.hbm_tb_s = 1;
-    c.scale_up_gbps = 100;
-    c.scale_up_latency_us = 1;
     c.matrix_efficiency_default = 1;
     c.memory_efficiency = 1;
-    c.scale_up_efficiency = 1;
     return c;
 }
 
@@ -47,7 +47,8 @@ inline System round_system(int64_t count) {
     NetworkLevel l;
     l.name = "switch";
     l.size = count;
-    l.bandwidth_gbps = 100;
+    l.links_per_chip = 1;
+    l.link_gbps = 100;
     l.latency_us = 1;
     l.efficiency = 1;
     s.network.levels.push_back(l);
@@ -58,11 +59,33 @@ inline Scenario tiny_scenario(int64_t tp, int64_t batch, int64_t input, int64_t 
     Scenario s;
     s.model = tiny_model();
     s.system = round_system(tp);
-    s.workload.batch = batch;
-    s.workload.input_tokens = input;
-    s.workload.output_tokens = output;
-    s.workload.parallelism.tp = tp;
+    s.workload.inference.batch = batch;
+    s.workload.inference.input_tokens = input;
+    s.workload.inference.output_tokens = output;
+    s.parallelism.tp = tp;
     return s;
 }
 
+// The spans of the group that runs a collective op in this scenario (empty for other ops).
+inline Spans spans_of(const Scenario& s, const Op& op) {
+    if (op.cls != OpClass::collective) return {};
+    return place(s.parallelism, s.system.network).of(op.dim).spans;
+}
+
+// The scenario's only pipeline stage (pp = 1): the whole model.
+inline Stage whole_model(const Scenario& s) { return split_stages(s.model, s.parallelism).front(); }
+
 }  // namespace envelope::test
+
+namespace envelope::build_for_test {
+
+// An elementwise op that only streams `bytes` through HBM (1 ms per GB on the round chip).
+inline Op streaming_op(double bytes) {
+    Op op;
+    op.name = "stream";
+    op.cls = OpClass::vector;
+    op.traffic.activations_read = constant(bytes);
+    return op;
+}
+
+}  // namespace envelope::build_for_test

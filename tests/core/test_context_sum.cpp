@@ -58,22 +58,23 @@ TEST_CASE("a roof crossing inside the range splits the time between bounds") {
 TEST_CASE("decode time of a whole generation equals stepping through every token") {
     for (bool flash : {true, false}) {
         Scenario s = test::tiny_scenario(2, 8, 300, 700);
-        s.workload.flash_attention = flash;
-        const InferenceResult r = evaluate_inference(s);
+        s.workload.inference.flash_attention = flash;
+        const Result r = evaluate_inference(s);
 
-        const TpShard shard = shard_for_tp(s.model, 2);
+        const Stage stage = test::whole_model(s);
         const Pass pass = decode_pass(8, 1000);
-        const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, pass, s.engine, flash});
+        const std::vector<Op> ops = lower_forward(
+            LowerInput{s.model, stage, s.parallelism, s.workload.inference.precision, pass, s.engine, flash});
         double loop = 0;
         for (int64_t L = 301; L <= 999; ++L) {
             for (const Op& op : ops) {
-                const NetworkLevel* level =
-                    op.cls == OpClass::collective ? level_for_group(s.system.network, op.group) : nullptr;
-                loop += op.count * time_at(roofs_of(op, level, TimingContext{s.system.chip, s.engine, TimingModel::expected}), static_cast<double>(L)).total_s;
+                const Spans spans = test::spans_of(s, op);
+                const TimingContext ctx{s.system.chip, s.engine, TimingModel::expected};
+                loop += op.count * time_at(roofs_of(op, &spans, ctx), static_cast<double>(L)).total_s;
             }
         }
-        CHECK(r.decode.steps == 699);
-        CHECK(r.decode.time_s == doctest::Approx(loop).epsilon(1e-10));
+        CHECK(r.phase("decode").steps == 699);
+        CHECK(r.phase("decode").time_s == doctest::Approx(loop).epsilon(1e-10));
         CHECK(*r.summary.tpot_s == doctest::Approx(loop / 699).epsilon(1e-10));
     }
 }

@@ -34,12 +34,12 @@ Scenario preset_scenario(const char* key) { return parse_scenario(*find_preset(P
 
 TEST_CASE("headline numbers follow their definitions") {
     const Scenario s = test::tiny_scenario(2, 4, 128, 33);
-    const InferenceResult r = evaluate_inference(s);
+    const Result r = evaluate_inference(s);
     const InferenceSummary& sum = r.summary;
     CHECK(sum.chips == 2);
-    CHECK(r.decode.steps == 32);
-    CHECK(sum.ttft_s == r.prefill.time_s);
-    CHECK(*sum.tpot_s == doctest::Approx(r.decode.time_s / 32));
+    CHECK(r.phase("decode").steps == 32);
+    CHECK(sum.ttft_s == r.phase("prefill").time_s);
+    CHECK(*sum.tpot_s == doctest::Approx(r.phase("decode").time_s / 32));
     CHECK(sum.e2e_latency_s == doctest::Approx(sum.ttft_s + 32 * *sum.tpot_s));
     CHECK(sum.output_tokens_per_s == doctest::Approx(4 * 33 / sum.e2e_latency_s));
     CHECK(sum.output_tokens_per_s_per_chip == doctest::Approx(sum.output_tokens_per_s / 2));
@@ -47,11 +47,11 @@ TEST_CASE("headline numbers follow their definitions") {
 }
 
 TEST_CASE("one output token: no decode steps and no TPOT") {
-    const InferenceResult r = evaluate_inference(test::tiny_scenario(1, 1, 64, 1));
-    CHECK(r.decode.steps == 0);
+    const Result r = evaluate_inference(test::tiny_scenario(1, 1, 64, 1));
+    CHECK(r.phase("decode").steps == 0);
     CHECK_FALSE(r.summary.tpot_s.has_value());
-    CHECK(r.decode.time_s == 0);
-    CHECK(r.decode.ops.empty());  // nothing ran, so there is no per-op bound to report
+    CHECK(r.phase("decode").time_s == 0);
+    CHECK(r.phase("decode").ops.empty());  // nothing ran, so there is no per-op bound to report
     CHECK(r.summary.e2e_latency_s == r.summary.ttft_s);
 }
 
@@ -64,11 +64,11 @@ TEST_CASE("TPOT mean over the generation grows with the KV cache read") {
 
 TEST_CASE("hand check: Llama-2-70B on 8x H100, TP=8, bf16, batch 1, 2048 + 256") {
     const Scenario s = preset_scenario("llama2-70b-dgx-h100-tp8");
-    const InferenceResult r = evaluate_inference(s);
+    const Result r = evaluate_inference(s);
 
     // Decode at batch 1 reads every weight once per token: 68.98e9 params · 2 B / 8 chips
     // (plus 1.2M norm scales replicated on each chip) at 3.35 TB/s · 0.89 = 5.78 ms per token ...
-    const double weight_bytes = count_params(s.model, shard_for_tp(s.model, 8)).total(80) * 2;
+    const double weight_bytes = count_params(s.model, 8).total() * 2;
     CHECK(weight_bytes == doctest::Approx(68'976'648'192.0 * 2 / 8).epsilon(2e-4));
     const double weight_time = weight_bytes / (3.35e12 * 0.89);
     CHECK(weight_time == doctest::Approx(5.78e-3).epsilon(0.002));
@@ -89,59 +89,59 @@ TEST_CASE("hand check: Llama-2-70B on 8x H100, TP=8, bf16, batch 1, 2048 + 256")
 
     // Decode GEMMs are memory-bound, the all-reduces network-bound; prefill GEMMs are
     // compute-bound (2048 tokens per weight read, far above H100's ~270 FLOP/B ridge).
-    CHECK(op_named(r.decode, "mlp_up").bound == Bound::memory);
-    CHECK(op_named(r.decode, "attn_allreduce").bound == Bound::network);
-    CHECK(op_named(r.prefill, "mlp_up").bound == Bound::compute);
+    CHECK(op_named(r.phase("decode"), "mlp_up").bound == Bound::memory);
+    CHECK(op_named(r.phase("decode"), "attn_allreduce").bound == Bound::network);
+    CHECK(op_named(r.phase("prefill"), "mlp_up").bound == Bound::compute);
     CHECK(r.memory.fits);
     CHECK(r.warnings.empty());
 }
 
 TEST_CASE("causal masking halves attention work in prefill; unfused attention writes scores") {
     Scenario s = test::tiny_scenario(1, 1, 1000, 2);
-    const InferenceResult fused = evaluate_inference(s);
+    const Result fused = evaluate_inference(s);
     // 4 · 8 heads · 128 · 1000·1001/2 pairs
-    CHECK(op_named(fused.prefill, "attention").flops == 4.0 * 8 * 128 * 1000 * 1001 / 2);
-    CHECK_FALSE(has_op(fused.prefill, "softmax"));
+    CHECK(op_named(fused.phase("prefill"), "attention").flops == 4.0 * 8 * 128 * 1000 * 1001 / 2);
+    CHECK_FALSE(has_op(fused.phase("prefill"), "softmax"));
 
-    s.workload.flash_attention = false;
-    const InferenceResult unfused = evaluate_inference(s);
-    CHECK_FALSE(has_op(unfused.prefill, "attention"));
+    s.workload.inference.flash_attention = false;
+    const Result unfused = evaluate_inference(s);
+    CHECK_FALSE(has_op(unfused.phase("prefill"), "attention"));
     // Unfused kernels compute the full 1000 × 1000 rectangle and store S and P in HBM.
-    CHECK(op_named(unfused.prefill, "attn_scores").flops == 2.0 * 8 * 128 * 1000 * 1000);
-    CHECK(op_named(unfused.prefill, "softmax").bytes_read == 8.0 * 1000 * 1000 * 2);
+    CHECK(op_named(unfused.phase("prefill"), "attn_scores").flops == 2.0 * 8 * 128 * 1000 * 1000);
+    CHECK(op_named(unfused.phase("prefill"), "softmax").bytes_read == 8.0 * 1000 * 1000 * 2);
     CHECK(unfused.summary.ttft_s > fused.summary.ttft_s);
 }
 
 TEST_CASE("tensor parallelism: more chips, faster decode, all-reduces appear") {
-    const InferenceResult one = evaluate_inference(test::tiny_scenario(1, 1, 512, 64));
-    const InferenceResult two = evaluate_inference(test::tiny_scenario(2, 1, 512, 64));
-    CHECK_FALSE(has_op(one.decode, "attn_allreduce"));
-    CHECK(has_op(two.decode, "attn_allreduce"));
+    const Result one = evaluate_inference(test::tiny_scenario(1, 1, 512, 64));
+    const Result two = evaluate_inference(test::tiny_scenario(2, 1, 512, 64));
+    CHECK_FALSE(has_op(one.phase("decode"), "attn_allreduce"));
+    CHECK(has_op(two.phase("decode"), "attn_allreduce"));
     // A collective carries values in the activations' format.
     const Scenario gpt3 = preset_scenario("gpt3-175b-dgx-a100-tp8");  // fp16
-    CHECK(op_named(evaluate_inference(gpt3).decode, "mlp_allreduce").precision == Precision::fp16);
+    CHECK(op_named(evaluate_inference(gpt3).phase("decode"), "mlp_allreduce").precision == Precision::fp16);
     CHECK(two.memory.weights_bytes < one.memory.weights_bytes);
-    CHECK(op_named(two.decode, "mlp_up").time_s == doctest::Approx(op_named(one.decode, "mlp_up").time_s / 2).epsilon(0.01));
+    CHECK(op_named(two.phase("decode"), "mlp_up").time_s == doctest::Approx(op_named(one.phase("decode"), "mlp_up").time_s / 2).epsilon(0.01));
 }
 
 TEST_CASE("precisions: fp8 weights halve weight bytes; KV format sizes the cache") {
     Scenario s = preset_scenario("llama2-70b-dgx-h100-tp8");
-    const InferenceResult bf16 = evaluate_inference(s);
-    s.workload.precision.weights = Precision::fp8;
-    s.workload.precision.kv_cache = Precision::fp8;
-    const InferenceResult fp8 = evaluate_inference(s);
+    const Result bf16 = evaluate_inference(s);
+    s.workload.inference.precision.weights = Precision::fp8;
+    s.workload.inference.precision.kv_cache = Precision::fp8;
+    const Result fp8 = evaluate_inference(s);
     CHECK(fp8.memory.weights_bytes == doctest::Approx(bf16.memory.weights_bytes / 2));
     CHECK(fp8.memory.kv_cache_bytes == doctest::Approx(bf16.memory.kv_cache_bytes / 2));
     CHECK(*fp8.summary.tpot_s < *bf16.summary.tpot_s);
     // fp8 weights with bf16 activations still run bf16 matmuls (weight-only quantization).
-    CHECK(std::string(to_string(op_named(fp8.prefill, "mlp_up").precision)) == "bf16");
+    CHECK(std::string(to_string(op_named(fp8.phase("prefill"), "mlp_up").precision)) == "bf16");
 }
 
 TEST_CASE("warnings: memory overflow, context beyond training, idle chips") {
     Scenario s = preset_scenario("llama2-70b-dgx-h100-tp8");
-    s.workload.parallelism.tp = 1;
-    s.workload.input_tokens = 8000;
-    const InferenceResult r = evaluate_inference(s);
+    s.parallelism.tp = 1;
+    s.workload.inference.input_tokens = 8000;
+    const Result r = evaluate_inference(s);
     CHECK_FALSE(r.memory.fits);
     REQUIRE(r.warnings.size() == 3);
     CHECK(r.warnings[0].find("exceeds the context") != std::string::npos);

@@ -25,23 +25,24 @@ const Op& find(const std::vector<Op>& ops, const std::string& name) {
 
 // The roofline bound: peaks times efficiencies, ring collectives, no fixed costs.
 double seconds(const Op& op, const Scenario& s) {
-    const NetworkLevel* level = op.cls == OpClass::collective ? level_for_group(s.system.network, op.group) : nullptr;
-    return time_at(roofs_of(op, level, TimingContext{s.system.chip, s.engine, TimingModel::roofline}), 0).total_s;
+    const Spans spans = test::spans_of(s, op);
+    return time_at(roofs_of(op, &spans, TimingContext{s.system.chip, s.engine, TimingModel::roofline}), 0).total_s;
 }
 
 }  // namespace
 
 TEST_CASE("hand check: one dense layer in prefill, TP = 2") {
     const Scenario s = test::tiny_scenario(/*tp=*/2, /*batch=*/2, /*input=*/16, /*output=*/4);
-    const TpShard shard = shard_for_tp(s.model, 2);
-    // Per chip: 4 query heads, 1 KV head, FFN 2048, vocab 500.
+    const LayerShard shard = shard_layer(s.model.groups[0].layer, s.model.hidden, 2);
+    // Per chip: 4 query heads, 1 KV head, FFN 2048 (and 500 rows of the vocabulary, below).
     CHECK(shard.heads == 4);
     CHECK(shard.kv_heads == 1);
     CHECK(shard.ffn == 2048);
-    CHECK(shard.vocab == 500);
 
     const Pass pass = prefill_pass(2, 16, 20);
-    const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, pass, s.engine, true});
+    const Stage stage = test::whole_model(s);
+    const std::vector<Op> ops =
+        lower_forward(LowerInput{s.model, stage, s.parallelism, s.workload.inference.precision, pass, s.engine, true});
 
     SUBCASE("QKV projection: [32 × 1024] · [1024 × (512 + 2·128)]") {
         const Op& qkv = find(ops, "qkv_proj");
@@ -82,7 +83,8 @@ TEST_CASE("hand check: one dense layer in prefill, TP = 2") {
         // α = 1 µs, and the bytes at half the bandwidth: 2 µs + 65,536 / 5e10 s = 3.31072 µs.
         // (Simple would take 4.8 + 2·(1 + 2.93) + 0.65536 = 13.3 µs.)
         const TimingContext expected{s.system.chip, s.engine, TimingModel::expected};
-        CHECK(time_at(roofs_of(ar, level_for_group(s.system.network, 2), expected), 0).total_s ==
+        const Spans spans = test::spans_of(s, ar);
+        CHECK(time_at(roofs_of(ar, &spans, expected), 0).total_s ==
               doctest::Approx(3.31072e-6).epsilon(1e-12));
     }
 
@@ -101,9 +103,9 @@ TEST_CASE("hand check: one dense layer in prefill, TP = 2") {
 
 TEST_CASE("hand check: the whole prefill is the sum of its op times") {
     const Scenario s = test::tiny_scenario(2, 2, 16, 4);
-    const InferenceResult r = evaluate_inference(s);
+    const Result r = evaluate_inference(s);
     double sum = 0;
-    for (const OpReport& op : r.prefill.ops) sum += op.time_s * op.count;
+    for (const OpReport& op : r.phase("prefill").ops) sum += op.time_s * op.count;
     CHECK(r.summary.ttft_s == doctest::Approx(sum).epsilon(1e-12));
-    CHECK(r.prefill.steps == 1);
+    CHECK(r.phase("prefill").steps == 1);
 }

@@ -7,7 +7,7 @@ using namespace envelope;
 
 TEST_CASE("memory per chip: weights, KV cache, activations") {
     // Tiny model, TP = 2, batch 3, 100 + 28 tokens, bf16.
-    const InferenceResult r = evaluate_inference(test::tiny_scenario(2, 3, 100, 28));
+    const Result r = evaluate_inference(test::tiny_scenario(2, 3, 100, 28));
     const InferenceMemory& m = r.memory;
 
     // Per layer per chip: attention 1024·(512+256) + 512·1024 = 1,310,720; MLP

@@ -11,7 +11,7 @@ using namespace envelope;
 namespace {
 double preset_params(const char* key) {
     const Model m = parse_model(*find_preset(PresetKind::model, key), "model");
-    return count_params(m).total(m.layers);
+    return count_params(m).total();
 }
 }  // namespace
 
@@ -29,14 +29,42 @@ TEST_CASE("parameter counts match the published model sizes") {
 TEST_CASE("a TP shard holds 1/tp of the split matrices and all of the replicated ones") {
     const Model m = test::tiny_model();
     const ParamCount whole = count_params(m);
-    const ParamCount half = count_params(m, shard_for_tp(m, 2));
+    const ParamCount half = count_params(m, 2);
     CHECK(half.mlp == whole.mlp / 2);
     CHECK(half.attention == whole.attention / 2);
     CHECK(half.norms == whole.norms);
     CHECK(half.embedding == whole.embedding / 2);
 
     // TP = 4 > kv_heads = 2: each chip keeps one whole KV head (replicated twice).
-    const ParamCount quarter = count_params(m, shard_for_tp(m, 4));
+    const ParamCount quarter = count_params(m, 4);
     const double h = 1024, d = 128;
-    CHECK(quarter.attention == h * (2 * d + 2 * d) + 2 * d * h);  // q: 2 heads, k and v: 1 head each
+    // Two layers, each: q of 2 heads, k and v of 1 head each, and the output projection.
+    CHECK(quarter.attention == 2 * (h * (2 * d + 2 * d) + 2 * d * h));
+}
+
+TEST_CASE("layer groups: a hybrid stack counts each group's layers with its own shapes") {
+    // Two groups of the tiny layer, one with MHA (8 KV heads): attention grows by the two
+    // extra KV projections, 2 · 1024 · (8 − 2) · 128 per layer.
+    Model m = test::tiny_model();
+    LayerSpec mha = m.groups[0].layer;
+    mha.attention.kv_heads = 8;
+    const double one_gqa = count_params(m).attention / 2;
+    m.groups = {LayerGroup{m.groups[0].layer, 1}, LayerGroup{mha, 3}};
+    CHECK(count_params(m).attention == doctest::Approx(4 * one_gqa + 3 * 2.0 * 1024 * 6 * 128));
+}
+
+TEST_CASE("a pipeline stage's slice: layers, embedding first, head last, tied copy kept") {
+    Model m = test::tiny_model();
+    const ParamCount whole = count_params(m);
+    const ParamCount first = count_slice_params(m, {LayerGroup{m.groups[0].layer, 1}}, true, false, 1);
+    const ParamCount last = count_slice_params(m, {LayerGroup{m.groups[0].layer, 1}}, false, true, 1);
+    CHECK(first.layers() + last.layers() == whole.layers());
+    CHECK(first.embedding == 1000.0 * 1024);
+    CHECK(first.lm_head == 0);
+    CHECK(last.lm_head == 1000.0 * 1024);
+    CHECK(last.final_norm == 1024);
+    // Tied embeddings: one matrix for the whole model, but the last stage keeps its own copy.
+    m.tied_embeddings = true;
+    CHECK(count_params(m).lm_head == 0);
+    CHECK(count_slice_params(m, {}, false, true, 1).lm_head == 1000.0 * 1024);
 }

@@ -43,7 +43,7 @@ TEST_CASE("every scenario preset evaluates to finite numbers without warnings") 
     for (const auto& key : preset_keys(PresetKind::scenario)) {
         CAPTURE(key);
         const Scenario s = parse_scenario(*find_preset(PresetKind::scenario, key));
-        const InferenceResult r = evaluate_inference(s);
+        const Result r = evaluate_inference(s);
         CHECK(std::isfinite(r.summary.ttft_s));
         CHECK(r.summary.ttft_s > 0);
         CHECK(std::isfinite(r.summary.output_tokens_per_s));

@@ -63,22 +63,22 @@ TEST_CASE("the collective library's protocol flips where its cost model says (8 
     const CollectiveOptions library;
     // 8 GPUs. LL: 10.8 + 14·0.47 = 17.38 µs + 1.75·n / (364.5 GB/s / 2).
     const double n = 1 << 20;
-    const CollectiveChoice small = choose_collective(CollectiveKind::all_reduce, 8, n, l, library);
-    CHECK(std::string(small.algorithm) == "ring/LL");
+    const CollectiveChoice small = level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 8}, n, library);
+    CHECK(std::string(to_string(small.algorithm)) == "ring/LL");
     CHECK(small.cost.time(n) == doctest::Approx(17.38e-6 + 1.75 * n / 182.25e9).epsilon(1e-9));
     // NVLS (27 µs + n / 274.5 GB/s) beats LL above n = 9.62 µs / (9.602 − 3.643) ps/B = 1.614 MB.
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 1.60e6, l, library).algorithm) == "ring/LL");
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 1.63e6, l, library).algorithm) == "nvls");
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 8}, 1.60e6, library).algorithm)) == "ring/LL");
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 8}, 1.63e6, library).algorithm)) == "in-network reduction");
     // 4 GPUs (no NVLS below 5): LL 10.8 + 6·0.47 = 13.62 µs + 1.5·n / 182.25 GB/s; Simple
     // 10.8 + 4.8 + 6·3.4 = 36 µs + 1.5·n / 364.5 GB/s; they cross at 22.38 µs · 364.5 GB/s / 1.5
     // = 5.438 MB.
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 4, 5.40e6, l, library).algorithm) == "ring/LL");
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 4, 5.48e6, l, library).algorithm) ==
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 4}, 5.40e6, library).algorithm)) == "ring/LL");
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 4}, 5.48e6, library).algorithm)) ==
           "ring/simple");
     // Forced algorithms (nccl-tests with NCCL_ALGO).
     CollectiveOptions ring_only;
     ring_only.force = CollectiveOptions::Force::ring;
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 1e9, l, ring_only).algorithm) == "ring/simple");
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 8}, 1e9, ring_only).algorithm)) == "ring/simple");
 }
 
 TEST_CASE("a custom one-shot all-reduce within its size limit, the library above it") {
@@ -89,33 +89,35 @@ TEST_CASE("a custom one-shot all-reduce within its size limit, the library above
     custom.one_shot_latency_us = 5.9;
     custom.one_shot_efficiency = 0.58;
     // 8 GPUs, 400 KB: 5.9 µs + 7 · 400 KB / (450 GB/s · 0.58) = 5.9 + 10.728 µs.
-    const CollectiveChoice c = choose_collective(CollectiveKind::all_reduce, 8, 4e5, l, custom);
-    CHECK(std::string(c.algorithm) == "one-shot");
+    const CollectiveChoice c = level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 8}, 4e5, custom);
+    CHECK(std::string(to_string(c.algorithm)) == "one-shot");
     CHECK(c.cost.time(4e5) == doctest::Approx(5.9e-6 + 7 * 4e5 / 261e9).epsilon(1e-9));
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 8, 6e5, l, custom).algorithm) == "ring/LL");
-    CHECK(std::string(choose_collective(CollectiveKind::all_reduce, 4, 9e5, l, custom).algorithm) == "one-shot");
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 8}, 6e5, custom).algorithm)) == "ring/LL");
+    CHECK(std::string(to_string(level_collective(CollectiveKind::all_reduce, Span{&l, 0, -1, 4}, 9e5, custom).algorithm)) == "one-shot");
 }
 
 TEST_CASE("on a fully connected board a group reaches only its own links") {
     NetworkLevel board;  // Gaudi2: 262.5 GB/s over 7 peers, 37.5 GB/s each
     board.size = 8;
     board.topology = Topology::fully_connected;
-    board.bandwidth_gbps = 262.5;
+    board.links_per_chip = 21;
+    board.link_gbps = 12.5;
     board.efficiency = 1;
     // A pair: all-reduce of 1 GB in the roofline bound = 2·(1/2)·n / 37.5 GB/s = 26.67 ms.
-    CHECK(collective_bound(CollectiveKind::all_reduce, 2, board).time(1e9) == doctest::Approx(1e9 / 37.5e9));
+    CHECK(level_bound(CollectiveKind::all_reduce, Span{&board, 0, -1, 2}).time(1e9) == doctest::Approx(1e9 / 37.5e9));
     // Four cards reach 3 peers (112.5 GB/s): 2·(3/4)·n / 112.5 GB/s.
-    CHECK(collective_bound(CollectiveKind::all_reduce, 4, board).time(1e9) == doctest::Approx(1.5e9 / 112.5e9));
+    CHECK(level_bound(CollectiveKind::all_reduce, Span{&board, 0, -1, 4}).time(1e9) == doctest::Approx(1.5e9 / 112.5e9));
     // The whole board: all 262.5 GB/s.
-    CHECK(collective_bound(CollectiveKind::all_reduce, 8, board).time(1e9) == doctest::Approx(1.75e9 / 262.5e9));
+    CHECK(level_bound(CollectiveKind::all_reduce, Span{&board, 0, -1, 8}).time(1e9) == doctest::Approx(1.75e9 / 262.5e9));
 }
 
 TEST_CASE("decode attention of an MHA-style kernel reads the cache once per query head") {
     Scenario s = test::tiny_scenario(1, 4, 100, 10);  // 8 query heads, 2 KV heads
-    const TpShard shard = shard_for_tp(s.model, 1);
+    const Stage stage = test::whole_model(s);
     const Pass decode = decode_pass(4, 110);
     const auto kv_read = [&](const Engine& e) {
-        const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, decode, e, true});
+        const std::vector<Op> ops =
+            lower_forward(LowerInput{s.model, stage, s.parallelism, s.workload.inference.precision, decode, e, true});
         return op_named(ops, "attention").traffic.kv_read.at(100);
     };
     Engine grouped, per_head, static_shape;
@@ -130,11 +132,13 @@ TEST_CASE("decode attention of an MHA-style kernel reads the cache once per quer
 TEST_CASE("fp8 GEMMs keep a 16-bit residual stream and all-reduce by default") {
     const Scenario s = parse_scenario(Json::parse(R"({"model": "llama-2-7b",
         "system": {"chip": "h100-sxm", "count": 2},
-        "workload": {"batch": 1, "input_tokens": 8, "output_tokens": 2, "parallelism": {"tp": 2}, "precision": "fp8"}})"));
-    CHECK(s.workload.precision.residual == Precision::bf16);
-    const TpShard shard = shard_for_tp(s.model, 2);
+        "parallelism": {"tp": 2},
+        "workload": {"batch": 1, "input_tokens": 8, "output_tokens": 2, "precision": "fp8"}})"));
+    CHECK(s.workload.inference.precision.residual == Precision::bf16);
+    const Stage stage = test::whole_model(s);
     const Pass prefill = prefill_pass(1, 8, 10);
-    const std::vector<Op> ops = lower_forward(LowerInput{s.model, shard, s.workload.precision, prefill, s.engine, true});
+    const std::vector<Op> ops =
+        lower_forward(LowerInput{s.model, stage, s.parallelism, s.workload.inference.precision, prefill, s.engine, true});
     CHECK(op_named(ops, "attn_allreduce").message_bytes.at(0) == 8 * 4096 * 2);  // bf16, not fp8
     CHECK(op_named(ops, "qkv_proj").traffic.activations_read.at(0) == 8 * 4096 * 1);   // fp8 input
     // Q, K, V of 16 heads each per chip: 8 tokens · 6144 outputs in bf16.
@@ -153,24 +157,25 @@ TEST_CASE("the largest batch fills the engine's KV budget and no more") {
     s.engine.kv_cache_memory_fraction = 0.5;
     s.engine.max_prefill_tokens = 8192;
     const int64_t b = largest_batch_that_fits(s);
-    s.workload.batch = b;
-    const InferenceMemory at = inference_memory_of(s);
+    s.workload.inference.batch = b;
+    const InferenceMemory at = inference_memory_of(s).front();
     CHECK(at.kv_cache_bytes == doctest::Approx(262'144.0 * static_cast<double>(b)));
     CHECK(at.kv_cache_bytes <= at.kv_budget_bytes);
-    s.workload.batch = b + 1;
-    const InferenceMemory above = inference_memory_of(s);
+    s.workload.inference.batch = b + 1;
+    const InferenceMemory above = inference_memory_of(s).front();
     CHECK(above.kv_cache_bytes > above.kv_budget_bytes);
     CHECK(b == 181'399);
 }
 
 TEST_CASE("an engine that does not fuse gate and up runs two GEMMs of half the width") {
     Scenario s = test::tiny_scenario(1, 2, 16, 4);  // gated FFN of 4096
-    const TpShard shard = shard_for_tp(s.model, 1);
+    const Stage stage = test::whole_model(s);
     const Pass prefill = prefill_pass(2, 16, 20);
     Engine separate;
     separate.fused_gate_up = false;
-    const std::vector<Op> fused = lower_forward(LowerInput{s.model, shard, s.workload.precision, prefill, s.engine, true});
-    const std::vector<Op> split = lower_forward(LowerInput{s.model, shard, s.workload.precision, prefill, separate, true});
+    const PrecisionPlan& pr = s.workload.inference.precision;
+    const std::vector<Op> fused = lower_forward(LowerInput{s.model, stage, s.parallelism, pr, prefill, s.engine, true});
+    const std::vector<Op> split = lower_forward(LowerInput{s.model, stage, s.parallelism, pr, prefill, separate, true});
     CHECK(op_named(fused, "mlp_up").shape.n == 8192);
     CHECK(op_named(split, "mlp_up").shape.n == 4096);
     CHECK(op_named(split, "mlp_gate").shape.n == 4096);

@@ -5,6 +5,7 @@
 
 #include "api.hpp"
 #include "common/error.hpp"
+#include "evaluate.hpp"
 #include "io/scenario_json.hpp"
 
 using namespace envelope;
@@ -15,15 +16,15 @@ Json base() {
     return Json::parse(R"({
       "model": "llama-3-8b",
       "system": {"chip": "h100-sxm", "count": 2},
-      "workload": {"batch": 4, "input_tokens": 512, "output_tokens": 64,
-                   "parallelism": {"tp": 2}, "precision": "bf16"}
+      "parallelism": {"tp": 2},
+      "workload": {"batch": 4, "input_tokens": 512, "output_tokens": 64, "precision": "bf16"}
     })");
 }
 
-// Parse `doc` and return the error path and message (fails the test if it parses).
+// Parse and check `doc` and return the error path and message (fails the test if it passes).
 std::pair<std::string, std::string> error_of(const Json& doc) {
     try {
-        parse_scenario(doc);
+        check_scenario(parse_scenario(doc));
     } catch (const InputError& e) {
         return {e.path(), e.what()};
     }
@@ -37,13 +38,13 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 TEST_CASE("a valid scenario parses with presets resolved and defaults filled") {
     const Scenario s = parse_scenario(base());
-    CHECK(s.model.layers == 32);
+    CHECK(s.model.layers() == 32);
     CHECK(s.system.chip.hbm_gb == 80);
-    CHECK(s.system.network.levels.size() == 1);
-    CHECK(s.system.network.levels[0].size == 8);              // the chip's 8-GPU NVSwitch board
-    CHECK(s.system.network.levels[0].bandwidth_gbps == 450);  // from the chip
-    CHECK(s.workload.flash_attention);                        // documented default
-    CHECK(s.workload.precision.kv_cache == Precision::bf16);  // string shorthand
+    CHECK(s.system.network.levels.size() == 2);                 // NVLink, then InfiniBand
+    CHECK(s.system.network.levels[0].size == 8);                // the 8-GPU NVSwitch board
+    CHECK(s.system.network.levels[0].bandwidth_gbps() == 450);  // 18 links × 25 GB/s
+    CHECK(s.workload.inference.flash_attention);                        // documented default
+    CHECK(s.workload.inference.precision.kv_cache == Precision::bf16);  // string shorthand
 }
 
 TEST_CASE("errors name the field and the allowed range") {
@@ -105,43 +106,71 @@ TEST_CASE("errors name the field and the allowed range") {
     }
     SUBCASE("TP not dividing the heads") {
         doc["system"]["count"] = 3;
-        doc["workload"]["parallelism"]["tp"] = 3;
+        doc["parallelism"]["tp"] = 3;
         const auto [path, msg] = error_of(doc);
-        CHECK(path == "workload.parallelism.tp");
+        CHECK(path == "parallelism.tp");
         CHECK(contains(msg, "must divide model.heads = 32"));
     }
     SUBCASE("TP and KV heads that do not nest") {
         doc["model"] = {{"preset", "llama-3-8b"}, {"kv_heads", 4}, {"heads", 24}};
         doc["system"]["count"] = 6;
-        doc["workload"]["parallelism"]["tp"] = 6;
-        CHECK(error_of(doc).first == "workload.parallelism.tp");
+        doc["parallelism"]["tp"] = 6;
+        CHECK(error_of(doc).first == "parallelism.tp");
     }
     SUBCASE("KV heads must divide heads") {
         doc["model"] = {{"preset", "llama-3-8b"}, {"kv_heads", 5}};
         CHECK(error_of(doc).first == "model.kv_heads");
     }
     SUBCASE("TP larger than the system") {
-        doc["workload"]["parallelism"]["tp"] = 4;
+        doc["parallelism"]["tp"] = 4;
         CHECK(contains(error_of(doc).second, "system.count = 2"));
     }
-    SUBCASE("TP spanning two network levels") {
-        doc["system"] = Json::parse(R"({"chip": "h100-sxm", "count": 16, "network": [
-            {"size": 8, "topology": "switch", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8},
-            {"size": 2, "topology": "switch", "bandwidth_gbps": 50, "latency_us": 5, "efficiency": 0.8}]})");
-        doc["workload"]["parallelism"]["tp"] = 16;
+    SUBCASE("a level in the old shape (one bandwidth per chip)") {
+        doc["system"] = Json::parse(R"({"chip": "h100-sxm", "count": 8, "network": [
+            {"size": 8, "topology": "switch", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8}]})");
         const auto [path, msg] = error_of(doc);
-        CHECK(path == "workload.parallelism.tp");
-        CHECK(contains(msg, "system.network[0].size = 8"));
+        CHECK(path == "system.network[0].bandwidth_gbps");
+        CHECK(contains(msg, "links_per_chip and link_gbps"));
+    }
+    SUBCASE("a torus whose dims do not make its size") {
+        doc["system"] = Json::parse(R"({"chip": "tpu-v5e", "count": 16, "network": [
+            {"size": 16, "topology": "torus", "dims": [4, 3], "links_per_chip": 4, "link_gbps": 50,
+             "latency_us": 1, "efficiency": 0.9}]})");
+        CHECK(error_of(doc).first == "system.network[0].dims");
+    }
+    SUBCASE("more chips than the system has") {
+        doc["parallelism"] = {{"tp", 2}, {"dp", 2}};
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "parallelism");
+        CHECK(contains(msg, "tp × cp × dp × pp = 4"));
+    }
+    SUBCASE("stage_layers that do not add up") {
+        doc["parallelism"] = {{"tp", 1}, {"pp", 2}, {"stage_layers", {10, 20}}};
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "parallelism.stage_layers");
+        CHECK(contains(msg, "adds up to 30 layers"));
+    }
+    SUBCASE("the mapping given twice") {
+        doc["workload"]["parallelism"] = {{"tp", 2}};
+        CHECK(error_of(doc).first == "workload.parallelism");
+    }
+    SUBCASE("a training-only option on an inference workload") {
+        doc["parallelism"]["zero"] = 1;
+        CHECK(error_of(doc).first == "parallelism.zero");
     }
     SUBCASE("network too small for the system") {
         doc["system"]["network"] = Json::parse(
-            R"([{"size": 1, "topology": "ring", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8}])");
+            R"([{"size": 1, "topology": "ring", "links_per_chip": 2, "link_gbps": 225, "latency_us": 1,
+                 "efficiency": 0.8}])");
         CHECK(error_of(doc).first == "system.network");
     }
     SUBCASE("bad network level field") {
         doc["system"]["network"] = Json::parse(
-            R"([{"size": 2, "topology": "torus", "bandwidth_gbps": 450, "latency_us": 1, "efficiency": 0.8}])");
-        CHECK(error_of(doc).first == "system.network[0].topology");
+            R"([{"size": 2, "topology": "mesh", "links_per_chip": 1, "link_gbps": 450, "latency_us": 1,
+                 "efficiency": 0.8}])");
+        const auto [path, msg] = error_of(doc);
+        CHECK(path == "system.network[0].topology");
+        CHECK(contains(msg, "\"dragonfly\""));
     }
     SUBCASE("format the chip cannot compute in") {
         doc["system"]["chip"] = "a100-sxm-80gb";
@@ -170,8 +199,8 @@ TEST_CASE("the resolved scenario round-trips through JSON") {
     const Json written = to_json(once);
     const Scenario twice = parse_scenario(written);
     CHECK(to_json(twice) == written);
-    CHECK(twice.model.layers == 4);        // the override
-    CHECK(twice.model.linear_bias);        // from the preset
+    CHECK(twice.model.layers() == 4);                  // the override
+    CHECK(twice.model.groups[0].layer.linear_bias);    // from the preset
 }
 
 TEST_CASE("preset overrides merge nested objects (JSON Merge Patch)") {
@@ -184,8 +213,9 @@ TEST_CASE("preset overrides merge nested objects (JSON Merge Patch)") {
 
 TEST_CASE("a single chip needs no network, and its resolved scenario round-trips") {
     Json doc = base();
-    doc["system"] = {{"chip", {{"preset", "h100-sxm"}, {"scale_up_gbps", 0}}}, {"count", 1}};
-    doc["workload"]["parallelism"]["tp"] = 1;
+    // The chip without its reference system (a merge patch's null removes the key).
+    doc["system"] = {{"chip", {{"preset", "h100-sxm"}, {"reference_system", nullptr}}}, {"count", 1}};
+    doc["parallelism"]["tp"] = 1;
     const Scenario once = parse_scenario(doc);
     CHECK(once.system.network.levels.empty());
     const Json written = to_json(once);
@@ -215,4 +245,38 @@ TEST_CASE("evaluate_json never throws: errors come back as values") {
     const Json good = Json::parse(evaluate_json(base().dump()));
     CHECK(good["ok"] == true);
     CHECK(good["summary"]["ttft_s"].get<double>() > 0);
+}
+
+TEST_CASE("the mapping: legacy place, replicas filling the system, the resolved order") {
+    Json doc = base();
+    SUBCASE("workload.parallelism (the schema before) is still read") {
+        doc.erase("parallelism");
+        doc["workload"]["parallelism"] = {{"tp", 2}};
+        CHECK(parse_scenario(doc).parallelism.tp == 2);
+    }
+    SUBCASE("without dp the system fills with replicas; an explicit dp is kept") {
+        doc["system"]["count"] = 8;
+        CHECK(parse_scenario(doc).parallelism.dp == 4);   // 8 chips / TP 2
+        doc["parallelism"]["dp"] = 1;
+        CHECK(parse_scenario(doc).parallelism.dp == 1);
+    }
+    SUBCASE("order echoes innermost first, tp by default") {
+        const Json written = to_json(parse_scenario(doc));
+        CHECK(written["parallelism"]["order"] == Json::array({"tp", "cp", "ep", "dp", "pp"}));
+        doc["parallelism"]["order"] = {"tp", "tp", "ep", "dp", "pp"};
+        CHECK(error_of(doc).first == "parallelism.order[1]");
+    }
+}
+
+TEST_CASE("a training workload parses, round-trips, and says it is not evaluated yet") {
+    Json doc = base();
+    doc["workload"] = {{"kind", "training"}, {"seq_len", 4096}, {"global_batch", 512}, {"micro_batch", 1},
+                       {"recompute", "selective"}, {"precision", "bf16"}};
+    const Scenario s = parse_scenario(doc);
+    CHECK(s.workload.kind == WorkloadKind::training);
+    CHECK(s.workload.training.recompute == Recompute::selective);
+    CHECK(to_json(parse_scenario(to_json(s))) == to_json(s));
+    const Json out = Json::parse(evaluate_json(doc.dump()));
+    CHECK(out["ok"] == false);
+    CHECK(out["error"]["path"] == "workload.kind");
 }

@@ -3,6 +3,7 @@
 // far (a ratchet: the thresholds below only ever tighten).
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "presets/registry.hpp"
@@ -48,8 +49,10 @@ TEST_CASE("an inference case becomes the scenario it describes, with documented 
     CHECK(c.what == CaseKind::inference);
     CHECK(c.measured == 1000);
     const Json& s = c.scenario;
-    CHECK(s["system"]["chip"]["preset"] == "h100-sxm");  // lower-cased chip key
-    CHECK(s["system"]["count"] == 2);                     // one replica of TP chips
+    CHECK(s["system"]["chip"] == "h100-sxm");             // lower-cased chip key
+    CHECK(s["system"]["count"] == 2);                     // the job's chips
+    CHECK(s["system"]["network"][0]["size"] == 8);        // the chip's reference node (DGX H100)
+    CHECK(s["parallelism"] == Json({{"tp", 2}, {"pp", 1}, {"dp", 1}}));
     CHECK(s["engine"] == "tensorrt-llm-0.5");             // 0.5 ≤ 0.5.0 < 0.8
     CHECK(s["workload"]["precision"]["kv_cache"] == "fp8");  // null: the activation format
 
@@ -72,8 +75,8 @@ TEST_CASE("a case the model cannot express is skipped with the reason, never an 
     c["model"]["moe"] = {{"experts", 8}, {"top_k", 2}};
     CHECK(contains(skip_reason(c), "mixture of experts"));
     c = inference_case();
-    c["inference"]["pp"] = 2;
-    CHECK(contains(skip_reason(c), "pipeline parallelism"));
+    c["inference"]["ep"] = 2;
+    CHECK(contains(skip_reason(c), "expert parallelism"));
     c = inference_case();
     c["inference"]["mode"] = "server";
     CHECK(contains(skip_reason(c), "\"server\""));
@@ -131,13 +134,29 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     const ValidationReport r = validate_cases(measured_document("cases"));
     const auto kind = [&](const char* k) { return r.by_kind.at(k); };
     // Reached on 2026-11-30 (see the closing notes): inference 18.7% MAPE over 76 cases,
-    // worst 77%; collectives 8.0% over 31; GEMMs 2.5% over 16.
-    CHECK(r.cases.size() >= 123);
+    // worst 77%; collectives 8.0% over the 31 inside one node, 15.7% over all 36 with the
+    // multi-node ones (their 1 MiB points on cloud fabrics are +115% and +178%);
+    // GEMMs 2.5% over 16.
+    CHECK(r.cases.size() >= 128);
     CHECK(kind("inference").scored >= 76);
     CHECK(kind("inference").mape <= 0.19);
     CHECK(kind("inference").worst <= 0.80);
-    CHECK(kind("collective").scored >= 31);
-    CHECK(kind("collective").mape <= 0.085);
+    CHECK(kind("collective").scored >= 36);
+    CHECK(kind("collective").mape <= 0.16);
+    // Inside one node (count ≤ per_node), the collectives scored before multi-node ones were:
+    double sum = 0;
+    int n = 0;
+    for (const Json& doc : measured_document("cases")) {
+        if (doc["kind"] != "collective" || doc["hardware"]["count"] > doc["hardware"]["per_node"]) continue;
+        for (const ScoredCase& c : r.cases) {
+            if (c.id == doc["id"]) {
+                sum += std::abs(c.error);
+                ++n;
+            }
+        }
+    }
+    CHECK(n >= 31);
+    CHECK(sum / n <= 0.085);
     CHECK(kind("gemm").mape <= 0.03);
     CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.22);
 }

@@ -24,15 +24,16 @@ export function randomScenario(next) {
   const pick = (xs) => xs[Math.floor(next() * xs.length)];
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   const tp = pick([1, 1, 2, 4, 8]);
+  const pp = pick([1, 1, 1, 2, 4]);
   const format = pick(['bf16', 'bf16', 'fp16', 'fp8', 'int8']);
   return {
     model: pick(presetKeys('models')),
-    system: { chip: pick(presetKeys('chips')), count: Math.min(8, tp * pick([1, 1, 2])) },
+    system: { chip: pick(presetKeys('chips')), count: tp * pp * pick([1, 1, 2]) },
+    parallelism: next() < 0.5 ? { tp, pp } : { tp, pp, dp: 1 },
     workload: {
       batch: pick([1, int(1, 16), int(1, 512), int(1, 4096)]),
       input_tokens: pick([1, int(1, 256), int(1, 8192)]),
       output_tokens: pick([1, int(1, 256), int(1, 4096)]),
-      parallelism: { tp },
       precision: next() < 0.5 ? format : { weights: pick(['bf16', 'fp8', 'int4', 'int8']), kv_cache: pick(['bf16', 'fp8']), activations: format },
       flash_attention: next() < 0.8,
     },

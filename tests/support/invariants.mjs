@@ -43,4 +43,16 @@ export function checkResult(result) {
   const parts = memory.weights_bytes + memory.kv_cache_bytes + memory.activation_bytes;
   assert.ok(Math.abs(parts - memory.total_bytes) <= 1e-9 * memory.total_bytes, 'memory parts do not sum to the total');
   assert.equal(phases.decode.steps, outputTokens - 1);
+  // The mapping: every chip used counted once, every layer in one stage, every group's
+  // spans multiplying to its size.
+  const par = result.scenario.parallelism;
+  assert.equal(summary.chips, par.tp * par.cp * par.dp * par.pp);
+  assert.ok(summary.chips <= result.scenario.system.count, 'more chips used than the system has');
+  assert.equal(result.pipeline.stages, par.pp);
+  const model = result.scenario.model;
+  const layers = model.layers ?? model.layer_groups.reduce((n, g) => n + g.count, 0);
+  assert.equal(result.pipeline.stage_layers.reduce((a, b) => a + b, 0), layers);
+  for (const d of result.network) {
+    assert.ok(d.levels.reduce((p, l) => p * l.size, 1) >= d.size, `spans of ${d.dimension}`);
+  }
 }

@@ -81,6 +81,30 @@ std::string check_answer(std::string_view answer) {
     const double total = m["total_bytes"].get<double>();
     if (std::abs(parts - total) > 1e-9 * total) return "memory parts do not sum to the total";
     if (r["phases"]["decode"]["steps"].get<double>() != output - 1) return "decode steps != output - 1";
+
+    // The mapping: every chip used counted once, every layer in one stage, every group's
+    // spans multiplying to its size.
+    const Json& par = r["scenario"]["parallelism"];
+    const double used = par["tp"].get<double>() * par["cp"].get<double>() * par["dp"].get<double>() *
+                        par["pp"].get<double>();
+    if (sum["chips"].get<double>() != used) return "summary.chips is not tp · cp · dp · pp";
+    if (used > r["scenario"]["system"]["count"].get<double>()) return "more chips used than the system has";
+    double layers = 0;
+    for (const Json& n : r["pipeline"]["stage_layers"]) layers += n.get<double>();
+    if (r["pipeline"]["stages"] != par["pp"]) return "pipeline.stages is not pp";
+    const Json& model = r["scenario"]["model"];
+    double model_layers = 0;
+    if (model.contains("layers")) {
+        model_layers = model["layers"].get<double>();
+    } else {
+        for (const Json& g : model["layer_groups"]) model_layers += g["count"].get<double>();
+    }
+    if (layers != model_layers) return "the stages do not hold every layer once";
+    for (const Json& d : r["network"]) {
+        double product = 1;
+        for (const Json& l : d["levels"]) product *= l["size"].get<double>();
+        if (product < d["size"].get<double>()) return "the spans of " + d["dimension"].get<std::string>() + " are smaller than the group";
+    }
     return "";
 }
 

@@ -58,11 +58,11 @@ test('presets() matches the native CLI', () => {
 
 test('bad input comes back as {ok:false, error:{path, message}}', () => {
   const scenario = JSON.parse(fs.readFileSync(path.join(scenariosDir, 'llama2-70b-dgx-h100-tp8.json'), 'utf8'));
-  scenario.workload.parallelism.tp = 3;
+  scenario.parallelism.tp = 3;
   const out = JSON.parse(mod.evaluate(JSON.stringify(scenario)));
   assert.deepEqual(out, {
     ok: false,
-    error: { path: 'workload.parallelism.tp', message: 'TP = 3 must divide model.heads = 64' },
+    error: { path: 'parallelism.tp', message: 'TP = 3 must divide model.heads = 64' },
   });
 });
 
@@ -91,9 +91,9 @@ test('random edits of a scenario never produce a non-finite number or a crash', 
   const counts = [1, 1, 2, 4, 8, 16, 64, 512, 4096, 100000, 10000000, 0, -1, 3, 0.5, 1e20, 'x', null];
   const formats = ['bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4', 'fp32', 'bogus', 1];
   const edits = [[['workload', 'batch'], counts], [['workload', 'input_tokens'], counts],
-    [['workload', 'output_tokens'], counts], [['workload', 'parallelism', 'tp'], [1, 2, 4, 8, 3, 0]],
+    [['workload', 'output_tokens'], counts], [['parallelism', 'tp'], [1, 2, 4, 8, 3, 0]], [['parallelism', 'pp'], [1, 2, 4, 3, 0]],
     [['workload', 'precision', 'weights'], formats], [['workload', 'precision', 'kv_cache'], formats],
-    [['workload', 'flash_attention'], [true, false, 'yes']], [['system', 'count'], [4, 8, 2, 1, 0]],
+    [['workload', 'flash_attention'], [true, false, 'yes']], [['system', 'count'], [4, 8, 2, 1, 0, 16, 64]],
     [['model'], ['llama-2-7b', 'gpt-3-175b', 'mistral-7b', 'nope', 3]]];
   let good = 0;
   for (let i = 0; i < 600; i++) {
@@ -131,4 +131,19 @@ test('validation() gives the same report as envelope validate --json on the bund
   assertSameNumbers(fromWasm.summary, fromCli.summary, 'summary');
   assert.equal(fromWasm.cases.length, fromCli.cases.length);
   assert.deepEqual(fromWasm.skipped, fromCli.skipped);
+});
+
+test('collective() equals the CLI and gives errors as values for any argument', () => {
+  const request = { system: 'tpu-v5e-pod', op: 'all_gather', chips: 64, sweep: { from: 1024, to: 1e9, factor: 8 } };
+  const fromWasm = JSON.parse(mod.collective(JSON.stringify(request)));
+  const r = spawnSync(cli, ['collective', '--system', 'tpu-v5e-pod', '--op', 'all_gather', '--chips', '64',
+    '--sweep', '1024', '1e9', '8', '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assertSameNumbers(fromWasm, JSON.parse(r.stdout));
+  assert.equal(fromWasm.levels.length, 2);  // both torus dimensions: 16 × 4
+  for (const arg of [undefined, null, 42, {}, '{', '{"system": "dgx-h100"}', '[]']) {
+    const out = JSON.parse(mod.collective(arg));
+    assert.equal(out.ok, false);
+    assert.equal(typeof out.error.message, 'string');
+  }
 });

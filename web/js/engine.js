@@ -1,5 +1,6 @@
 // Loads the WebAssembly engine and wraps it in a small object API:
 //   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
+//   engine.collective(request) -> nccl-tests-like points;  engine.validation() -> scored cases
 import { ENGINE_DIR } from './build-info.js';
 import { scenarioText } from './scenario.js';
 
@@ -33,6 +34,7 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     throw e instanceof EngineLoadError ? e : new EngineLoadError(String(e?.message ?? e));
   }
   const presets = JSON.parse(mod.presets());
+  let validation = null;
   if (!presets.ok) throw new EngineLoadError('the engine could not list its presets');
   return {
     version: presets.version,
@@ -40,9 +42,16 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     evaluate(scenario) {
       return JSON.parse(mod.evaluate(scenarioText(scenario)));
     },
+    // One collective on a system, nccl-tests style: {system, op, chips, bytes | sweep}
+    // (as `envelope collective --json`).
+    collective(request) {
+      return JSON.parse(mod.collective(scenarioText(request)));
+    },
     // The model scored on the bundled measured cases (as `envelope validate --json`).
+    // Computed once: the cases do not change while the page is open.
     validation() {
-      return JSON.parse(mod.validation());
+      validation ??= JSON.parse(mod.validation());
+      return validation;
     },
   };
 }

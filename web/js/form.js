@@ -3,6 +3,8 @@
 import { h, $ } from './dom.js';
 import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario } from './scenario.js';
 import { num } from './format.js';
+import { createNetworkEditor } from './network-editor.js';
+import { networkOf } from './network.js';
 
 const ARCH_LABELS = {
   layers: 'Layers',
@@ -18,10 +20,16 @@ const ARCH_LABELS = {
 // Number inputs and where their value lives in the state.
 const NUMBER_FIELDS = {
   chips: (s) => [s.machine, 'count'],
-  tp: (s) => [s.workload, 'tp'],
+  tp: (s) => [s.parallelism, 'tp'],
+  pp: (s) => [s.parallelism, 'pp'],
   batch: (s) => [s.workload, 'batch'],
   input: (s) => [s.workload, 'input_tokens'],
   output: (s) => [s.workload, 'output_tokens'],
+};
+// Number inputs that may stay empty: the engine chooses (shown as the placeholder).
+const OPTIONAL_FIELDS = {
+  dp: (s) => [s.parallelism, 'dp'],
+  micro_batches: (s) => [s.parallelism, 'micro_batches'],
 };
 
 function fillSelects(presets) {
@@ -68,19 +76,17 @@ function fillSelects(presets) {
   }
 }
 
+// The chip, then the innermost level of the network (its bandwidth per chip, one direction).
 function hardwareHint(machine, presets) {
+  const first = networkOf(machine, presets)[0];
+  const net = first ? ` · ${first.name}, ${num(first.links_per_chip * first.link_gbps)} GB/s per chip` : '';
   if (machine.kind === 'system') {
     const sys = presets.systems[machine.preset];
-    const chip = presets.chips[sys.chip];
-    const link = sys.network?.[0];
-    const name = link?.name ?? chip?.scale_up_name;
-    const bandwidth = link?.bandwidth_gbps ?? chip?.scale_up_gbps;
-    const net = name ? ` · ${name}, ${num(bandwidth)} GB/s per chip` : '';
-    return `${sys.count} × ${chip?.name ?? sys.chip} per system${net}`;
+    return `${sys.count} × ${presets.chips[sys.chip]?.name ?? sys.chip} per system${net}`;
   }
   const chip = presets.chips[machine.preset];
   const bf16 = chip.peak_tflops?.bf16;
-  return `${num(chip.hbm_gb)} GB HBM at ${num(chip.hbm_tb_s)} TB/s` + (bf16 ? ` · ${num(bf16)} TFLOPS bf16` : '');
+  return `${num(chip.hbm_gb)} GB HBM at ${num(chip.hbm_tb_s)} TB/s` + (bf16 ? ` · ${num(bf16)} TFLOPS bf16` : '') + net;
 }
 
 // What the engine profile changes, in one line.
@@ -112,14 +118,30 @@ export function createForm(presets, { onChange }) {
 
   const clone = () => structuredClone(current);
 
-  function readNumber(el) {
-    if (el.value.trim() === '' || !Number.isFinite(el.valueAsNumber)) {
-      invalid.set(el.id, 'Enter a number.');
+  // A number input's value, or undefined after recording why it is not one. `optional`:
+  // an empty entry is valid and reads as null (the engine's choice), not an error.
+  function readNumber(el, { optional = false } = {}) {
+    const text = el.value.trim();
+    if (optional && text === '' && el.validity.valid) {
+      invalid.delete(el.id);
       return null;
     }
+    const value = el.type === 'number' ? el.valueAsNumber : Number(text);
+    if (text === '' || !Number.isFinite(value)) {
+      invalid.set(el.id, 'Enter a number.');
+      return undefined;
+    }
     invalid.delete(el.id);
-    return el.valueAsNumber;
+    return value;
   }
+
+  // Applies an edit to a copy of the current state and hands it on.
+  function update(edit) {
+    const next = clone();
+    edit(next);
+    onChange(next);
+  }
+  const network = createNetworkEditor(presets, { update, readNumber, invalid });
 
   $('#scenario-preset').addEventListener('change', (e) => {
     const key = e.target.value;
@@ -141,7 +163,7 @@ export function createForm(presets, { onChange }) {
     if (!ARCH_FIELDS.includes(field)) return;
     const next = clone();
     const value = field === 'gated_ffn' ? e.target.checked : readNumber(e.target);
-    if (value !== null) {
+    if (value !== undefined) {
       if (value === presets.models[next.model.preset][field]) delete next.model.edits[field];
       else next.model.edits[field] = value;
     }
@@ -158,20 +180,20 @@ export function createForm(presets, { onChange }) {
     const [kind, preset] = e.target.value.split(':');
     const next = clone();
     const count = kind === 'system' ? presets.systems[preset].count : next.machine.count;
-    next.machine = { kind, preset, count };
+    next.machine = { kind, preset, count, network: null }; // a new machine comes with its own network
     onChange(next);
   });
 
-  for (const [id, slot] of Object.entries(NUMBER_FIELDS)) {
-    $(`#${id}`).addEventListener('input', (e) => {
-      const next = clone();
-      const value = readNumber(e.target);
-      if (value !== null) {
-        const [obj, key] = slot(next);
-        obj[key] = value;
-      }
-      onChange(next);
-    });
+  for (const [fields, optional] of [[NUMBER_FIELDS, false], [OPTIONAL_FIELDS, true]]) {
+    for (const [id, slot] of Object.entries(fields)) {
+      $(`#${id}`).addEventListener('input', (e) => update((next) => {
+        const value = readNumber(e.target, { optional });
+        if (value !== undefined) {
+          const [obj, key] = slot(next);
+          obj[key] = value;
+        }
+      }));
+    }
   }
 
   for (const role of PRECISION_ROLES) {
@@ -228,10 +250,11 @@ export function createForm(presets, { onChange }) {
 
     set($('#hardware'), `${state.machine.kind}:${state.machine.preset}`);
     $('#hardware-hint').textContent = hardwareHint(state.machine, presets);
-    for (const [id, slot] of Object.entries(NUMBER_FIELDS)) {
+    for (const [id, slot] of Object.entries({ ...NUMBER_FIELDS, ...OPTIONAL_FIELDS })) {
       const [obj, key] = slot(state);
-      set($(`#${id}`), obj[key]);
+      set($(`#${id}`), obj[key] ?? '');
     }
+    network.render(state, { force });
     for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
     set($('#flash'), state.workload.flash_attention);
     set($('#engine'), state.engine);
@@ -251,5 +274,11 @@ export function createForm(presets, { onChange }) {
   // Entries the engine never sees because they are not numbers: field id -> message.
   const localErrors = () => new Map(invalid);
 
-  return { render, reset, localErrors };
+  // What the engine chose for the fields left empty, from the last result of these inputs.
+  function showResolved(result) {
+    $('#dp').placeholder = result ? `auto: ${result.scenario.parallelism.dp}` : 'auto';
+    $('#micro_batches').placeholder = result ? `auto: ${result.pipeline.micro_batches}` : 'auto';
+  }
+
+  return { render, reset, localErrors, showResolved };
 }

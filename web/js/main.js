@@ -13,6 +13,8 @@ import { createChart } from './views/chart.js';
 import { memoryOption } from './views/memory-chart.js';
 import { latencyOption } from './views/latency-chart.js';
 import { renderOpsTable } from './views/ops-table.js';
+import { renderMapping } from './views/mapping.js';
+import { createNetworkView } from './views/network-view.js';
 
 function showFatal(error) {
   $('#loading').hidden = true;
@@ -52,6 +54,10 @@ async function start() {
   const latencyChart = createChart($('#latency-chart'));
   let state;
   let lastGood = null;
+  // Controls inside the results (colour of the mapping, the collective and its chips)
+  // change only view options.
+  const onView = (key, value) => update({ ...state, view: { ...state.view, [key]: value } });
+  const networkView = createNetworkView(engine, { onView });
 
   function renderResult(result, view) {
     renderHeading(result, presets);
@@ -59,6 +65,7 @@ async function start() {
     renderWarnings(result);
     memoryChart.render(memoryOption(result));
     latencyChart.render(latencyOption(result, view));
+    renderMapping(result, view, onView);
     renderOpsTable(result, view);
   }
 
@@ -66,7 +73,7 @@ async function start() {
     state = next;
     if (restored) form.reset(state);
     else form.render(state);
-    const hash = toHash(state);
+    const hash = toHash(state, presets);
     if (location.hash !== hash) history.replaceState(null, '', hash);
 
     const localErrors = form.localErrors();
@@ -77,12 +84,15 @@ async function start() {
       else engineError = result.error ?? { path: '', message: 'the engine returned no result' };
     }
     const failed = localErrors.size > 0 || engineError !== null;
+    form.showResolved(failed ? null : lastGood);
 
     const body = $('#result-body');
     body.hidden = lastGood === null;
     body.classList.toggle('stale', failed);
     if (lastGood) renderResult(lastGood, state.view);
     renderErrors({ localErrors, engineError, stale: failed && lastGood !== null });
+    // The collective is computed for the inputs as they are (it needs only the system).
+    if (lastGood) networkView.render(state, lastGood);
   }
 
   const form = createForm(presets, {

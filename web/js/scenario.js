@@ -1,5 +1,6 @@
 // The bridge between the page state and the engine's scenario JSON (the same schema as
 // presets/scenarios/*.json, the CLI and the tests).
+import { cleanLevel, presetNetwork, sameNetwork } from './network.js';
 
 export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn', 'vocab', 'gated_ffn'];
 export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
@@ -7,21 +8,34 @@ export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
 // The engine profile a scenario gets when it names none (core: io/scenario_json.cpp).
 export const DEFAULT_ENGINE = 'default';
 
+// The system as scenarios and collective requests name it; an edited network travels
+// with it, else the engine takes the preset's.
+export function systemRef(machine) {
+  const system = machine.kind === 'chip'
+    ? { chip: machine.preset, count: machine.count }
+    : { preset: machine.preset, count: machine.count };
+  if (machine.network) system.network = machine.network;
+  return system;
+}
+
 export function toScenario(state) {
-  const { model, machine, workload: w } = state;
+  const { model, machine, parallelism: p, workload: w } = state;
   const edits = Object.keys(model.edits);
   const { weights, kv_cache, activations } = w.precision;
+  // dp and micro_batches left out: the engine fills the system with replicas and picks
+  // the micro-batch count itself.
+  const parallelism = { tp: p.tp, pp: p.pp };
+  if (p.dp !== null) parallelism.dp = p.dp;
+  if (p.micro_batches !== null) parallelism.micro_batches = p.micro_batches;
   const scenario = {
     model: edits.length ? { preset: model.preset, ...model.edits } : model.preset,
-    system: machine.kind === 'chip'
-      ? { chip: machine.preset, count: machine.count }
-      : { preset: machine.preset, count: machine.count },
+    system: systemRef(machine),
+    parallelism,
     workload: {
       kind: 'inference',
       batch: w.batch,
       input_tokens: w.input_tokens,
       output_tokens: w.output_tokens,
-      parallelism: { tp: w.tp },
       precision: weights === kv_cache && kv_cache === activations ? weights : { ...w.precision },
       flash_attention: w.flash_attention,
     },
@@ -74,14 +88,19 @@ export function fromScenario(doc, presets) {
   if (sys && typeof sys === 'object' && 'chip' in sys && !('preset' in sys)) {
     const chip = presetKey(sys.chip);
     if (!presets.chips[chip]) throw new Error(`unknown chip ${JSON.stringify(chip)}`);
-    machine = { kind: 'chip', preset: chip, count: sys.count ?? 1 };
+    machine = { kind: 'chip', preset: chip, count: sys.count ?? 1, network: null };
   } else {
     const key = presetKey(sys);
     if (!presets.systems[key]) throw new Error(`unknown system ${JSON.stringify(key)}`);
-    machine = { kind: 'system', preset: key, count: sys?.count ?? presets.systems[key].count };
+    machine = { kind: 'system', preset: key, count: sys?.count ?? presets.systems[key].count, network: null };
+  }
+  if (Array.isArray(sys?.network) && !sameNetwork(sys.network, presetNetwork(machine, presets))) {
+    machine.network = sys.network.map(cleanLevel);
   }
 
   const w = doc.workload ?? {};
+  // Top-level "parallelism"; older scenarios kept it under the workload.
+  const par = doc.parallelism ?? w.parallelism ?? {};
   const p = w.precision ?? 'bf16';
   const precision = typeof p === 'string'
     ? { weights: p, kv_cache: p, activations: p }
@@ -92,8 +111,13 @@ export function fromScenario(doc, presets) {
     model: { preset: modelKey, edits },
     machine,
     engine,
+    parallelism: {
+      tp: par.tp ?? 1,
+      pp: par.pp ?? 1,
+      dp: par.dp ?? null, // absent: as many replicas as fill the system
+      micro_batches: par.micro_batches || null, // 0 or absent: the engine's choice
+    },
     workload: {
-      tp: w.parallelism?.tp ?? 1,
       batch: w.batch ?? 1,
       input_tokens: w.input_tokens ?? 1024,
       output_tokens: w.output_tokens ?? 128,

@@ -3,32 +3,45 @@
 // Hash format (URLSearchParams, keys in this order; missing keys take the default):
 //   #model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
 //    &system=dgx-h100 | &chip=h100-sxm   &chips=8
-//    &tp=8&batch=1&input=2048&output=256
+//    [&levels=3&net1.link_gbps=100 ...network edits, see network.js]
+//    &tp=8&pp=1[&dp=2&mb=4]&batch=1&input=2048&output=256   (no dp, mb: the engine's choice;
+//                                                  links from before pp existed have pp=1)
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
-//    [&table=decode&split=bound&decode=step]   (view options, only when not the default)
+//    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16]
+//                                              (view options, only when not the default)
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included; only unreadable hashes fall back to the default.
 import { ARCH_FIELDS, DEFAULT_ENGINE, PRECISIONS, PRECISION_ROLES, fromScenario, numberText } from './scenario.js';
+import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
+export const COLLECTIVE_OPS = ['all_reduce', 'all_gather', 'reduce_scatter', 'all_to_all', 'broadcast', 'send_recv'];
+
+// View options with a fixed set of choices. `map`: the dimension that colours the mapping
+// picture ("auto": PP stages, else DP replicas, else TP groups); `coll`: the collective of
+// the network view.
 export const VIEW_OPTIONS = {
   table: ['prefill', 'decode'],
   split: ['class', 'bound', 'op'],
   decode: ['total', 'step'],
+  map: ['auto', 'tp', 'pp', 'dp'],
+  coll: COLLECTIVE_OPS,
 };
-const DEFAULT_VIEW = { table: 'prefill', split: 'class', decode: 'total' };
+// coll_chips: the chip count of the network view (null: the scenario's TP group).
+const DEFAULT_VIEW = { table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null };
 
 export function defaultState(presets) {
   return { ...fromScenario(presets.scenarios[DEFAULT_SCENARIO], presets), view: { ...DEFAULT_VIEW } };
 }
 
-const WORKLOAD_KEYS = { tp: 'tp', batch: 'batch', input: 'input_tokens', output: 'output_tokens' };
+const PARALLEL_KEYS = { tp: 'tp', pp: 'pp', dp: 'dp', mb: 'micro_batches' }; // dp, mb may be null
+const WORKLOAD_KEYS = { batch: 'batch', input: 'input_tokens', output: 'output_tokens' };
 const onOff = (b) => (b ? 'on' : 'off');
 
-export function toHash(state) {
+export function toHash(state, presets) {
   const q = new URLSearchParams();
   q.set('model', state.model.preset);
   for (const field of ARCH_FIELDS) {
@@ -39,13 +52,19 @@ export function toHash(state) {
   }
   q.set(state.machine.kind === 'chip' ? 'chip' : 'system', state.machine.preset);
   q.set('chips', numberText(state.machine.count));
+  for (const [key, text] of networkParams(state.machine.network, presetNetwork(state.machine, presets))) q.set(key, text);
+  for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
+    if (state.parallelism[field] !== null) q.set(key, numberText(state.parallelism[field]));
+  }
   for (const [key, field] of Object.entries(WORKLOAD_KEYS)) q.set(key, numberText(state.workload[field]));
   const p = state.workload.precision;
   if (p.weights === p.kv_cache && p.kv_cache === p.activations) q.set('precision', p.weights);
   else for (const role of PRECISION_ROLES) q.set(role, p[role]);
   q.set('flash', onOff(state.workload.flash_attention));
   if (state.engine !== DEFAULT_ENGINE) q.set('engine', state.engine);
-  for (const [key, value] of Object.entries(state.view)) if (value !== DEFAULT_VIEW[key]) q.set(key, value);
+  for (const [key, value] of Object.entries(state.view)) {
+    if (value !== DEFAULT_VIEW[key]) q.set(key, key === 'coll_chips' ? numberText(value) : value);
+  }
   return '#' + q.toString();
 }
 
@@ -90,12 +109,12 @@ export function fromHash(hash, presets) {
 function parse(text, presets, base) {
   const q = new URLSearchParams(text);
   const known = new Set([
-    'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(WORKLOAD_KEYS),
-    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...Object.keys(VIEW_OPTIONS),
+    'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
+    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...Object.keys(VIEW_OPTIONS), 'coll_chips',
   ]);
   const seen = new Set();
   for (const key of q.keys()) {
-    if (!known.has(key)) throw new Error(`unknown setting "${key}"`);
+    if (!known.has(key) && !isNetworkKey(key)) throw new Error(`unknown setting "${key}"`);
     if (seen.has(key)) throw new Error(`"${key}" is given twice`);
     seen.add(key);
   }
@@ -112,12 +131,17 @@ function parse(text, presets, base) {
   if (q.has('system') && q.has('chip')) throw new Error('both "system" and "chip" are given');
   if (q.has('system')) {
     const key = readPreset('system', get('system'), presets.systems);
-    state.machine = { kind: 'system', preset: key, count: presets.systems[key].count };
+    state.machine = { kind: 'system', preset: key, count: presets.systems[key].count, network: null };
   } else if (q.has('chip')) {
-    state.machine = { kind: 'chip', preset: readPreset('chip', get('chip'), presets.chips), count: state.machine.count };
+    const key = readPreset('chip', get('chip'), presets.chips);
+    state.machine = { kind: 'chip', preset: key, count: state.machine.count, network: null };
   }
   if (q.has('chips')) state.machine.count = readNumber('chips', get('chips'));
+  state.machine.network = readNetwork(q, presetNetwork(state.machine, presets)) ?? state.machine.network;
 
+  for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
+    if (q.has(key)) state.parallelism[field] = readNumber(key, get(key));
+  }
   for (const [key, field] of Object.entries(WORKLOAD_KEYS)) {
     if (q.has(key)) state.workload[field] = readNumber(key, get(key));
   }
@@ -133,5 +157,6 @@ function parse(text, presets, base) {
   for (const [key, choices] of Object.entries(VIEW_OPTIONS)) {
     if (q.has(key)) state.view[key] = readChoice(key, get(key), choices);
   }
+  if (q.has('coll_chips')) state.view.coll_chips = readNumber('coll_chips', get('coll_chips'));
   return state;
 }

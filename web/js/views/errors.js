@@ -1,6 +1,7 @@
 // Puts each problem next to the input it concerns. Engine errors carry a JSON path
-// ("workload.parallelism.tp"); the field is the one mapped to that path or to its
-// nearest mapped ancestor, else the message goes to the general error line.
+// ("parallelism.tp", "system.network[1].link_gbps"); the field is the one mapped to that
+// path or to its nearest mapped ancestor that is on the page, else the message goes to
+// the general error line.
 import { $ } from '../dom.js';
 import { ARCH_FIELDS } from '../scenario.js';
 
@@ -10,9 +11,15 @@ const PATH_TO_FIELD = {
   system: 'hardware',
   'system.chip': 'hardware',
   'system.count': 'chips',
-  // The form never edits the network; it breaks only when the chip count outgrows it.
+  // The network as a whole: the chip count outgrew what its levels join.
   'system.network': 'chips',
-  'workload.parallelism': 'tp',
+  // tp × pp × dp against the chip count.
+  parallelism: 'chips',
+  'parallelism.tp': 'tp',
+  'parallelism.pp': 'pp',
+  'parallelism.dp': 'dp',
+  'parallelism.micro_batches': 'micro_batches',
+  'workload.parallelism': 'chips',
   'workload.parallelism.tp': 'tp',
   'workload.batch': 'batch',
   'workload.input_tokens': 'input',
@@ -25,20 +32,37 @@ const PATH_TO_FIELD = {
   engine: 'engine',
 };
 
-export function fieldForPath(path) {
+// A level's field in the network editor (network-editor.js names its inputs so):
+// system.network[1].link_gbps → net-1-link_gbps, …in_network_reduction.efficiency →
+// net-1-inr-efficiency, system.network[1] → its name.
+function networkField(path) {
+  const m = path.match(/^system\.network\[(\d+)\](?:\.(in_network_reduction)(?:\.(\w+))?|\.(\w+))?$/);
+  if (!m) return null;
+  const [, level, reduction, reductionField, field] = m;
+  if (reduction) return `net-${level}-inr${reductionField ? `-${reductionField}` : ''}`;
+  return `net-${level}-${field ?? 'name'}`;
+}
+
+// The fields for a path, nearest first: the path itself, then its ancestors.
+export function fieldsForPath(path) {
+  const out = [];
   let p = String(path ?? '');
   while (p) {
-    if (Object.hasOwn(PATH_TO_FIELD, p)) return PATH_TO_FIELD[p];
+    const field = Object.hasOwn(PATH_TO_FIELD, p) ? PATH_TO_FIELD[p] : networkField(p);
+    if (field && !out.includes(field)) out.push(field);
     const parent = p.replace(/(\.[^.[\]]*|\[[^\]]*\])$/, '');
     if (parent === p) break;
     p = parent;
   }
-  return null;
+  return out;
 }
 
+export const fieldForPath = (path) => fieldsForPath(path)[0] ?? null;
+
 function labelOf(fieldId) {
+  const named = document.querySelector(`[data-field="${fieldId}"]`)?.dataset.label;
   const label = document.querySelector(`label[for="${fieldId}"]`);
-  return label ? label.textContent.trim() : fieldId;
+  return named ?? (label ? label.textContent.trim() : fieldId);
 }
 
 function showAt(fieldId, message) {
@@ -49,20 +73,23 @@ function showAt(fieldId, message) {
   box.hidden = false;
   input.setAttribute('aria-invalid', 'true');
   input.closest('.field')?.classList.add('has-error');
-  // An architecture field is inside a collapsible section; open it so the error is seen.
+  // Architecture and network fields are inside collapsible sections; open them so the
+  // error is seen.
   if (fieldId.startsWith('arch-')) $('#arch').open = true;
+  if (fieldId.startsWith('net-')) $('#net').open = true;
   return true;
 }
 
 // localErrors: Map(field id -> message); engineError: {path, message} or null;
 // stale: whether older results stay on screen.
 export function renderErrors({ localErrors, engineError, stale }) {
-  for (const box of document.querySelectorAll('.field-error')) {
+  // Only the form's fields: the result views keep their own errors.
+  for (const box of document.querySelectorAll('#inputs .field-error')) {
     box.hidden = true;
     box.textContent = '';
   }
-  for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-  for (const el of document.querySelectorAll('.field.has-error')) el.classList.remove('has-error');
+  for (const el of document.querySelectorAll('#inputs [aria-invalid]')) el.removeAttribute('aria-invalid');
+  for (const el of document.querySelectorAll('#inputs .field.has-error')) el.classList.remove('has-error');
 
   const general = $('#general-error');
   const lines = [];
@@ -72,8 +99,8 @@ export function renderErrors({ localErrors, engineError, stale }) {
   }
   if (engineError) {
     const message = String(engineError.message ?? 'unknown error');
-    const fieldId = fieldForPath(engineError.path);
-    if (fieldId && showAt(fieldId, message)) lines.push(`${message} (see “${labelOf(fieldId)}”)`);
+    const fieldId = fieldsForPath(engineError.path).find((id) => showAt(id, message));
+    if (fieldId) lines.push(`${message} (see “${labelOf(fieldId)}”)`);
     else lines.push(engineError.path ? `${engineError.path}: ${message}` : message);
   }
   general.hidden = lines.length === 0;

@@ -5,17 +5,20 @@ import * as fmt from '../format.js';
 import { ARCH_FIELDS } from '../scenario.js';
 
 export function renderHeading(result, presets) {
-  const { model, system, workload: w } = result.scenario;
+  const { model, system, parallelism: par, workload: w } = result.scenario;
   const chip = system.chip?.name ?? 'chip';
   const preset = Object.values(presets.models).find((doc) => doc.name === model.name);
   const edited = preset && ARCH_FIELDS.some((f) => preset[f] !== model[f]) ? ' (modified)' : '';
-  $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}`;
+  const used = result.summary.chips;
+  const idle = used < system.count ? ` (${fmt.int(used)} in use)` : '';
+  $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}${idle}`;
   const p = w.precision;
   const precision = p.weights === p.kv_cache && p.kv_cache === p.activations
     ? p.weights
     : `weights ${p.weights}, KV cache ${p.kv_cache}, activations ${p.activations}`;
   $('#scenario-desc').textContent = [
-    `TP ${fmt.int(w.parallelism.tp)}`,
+    [`TP ${fmt.int(par.tp)}`, par.pp > 1 && `PP ${fmt.int(par.pp)}`, par.dp > 1 && `DP ${fmt.int(par.dp)}`]
+      .filter(Boolean).join(' × '),
     `batch ${fmt.int(w.batch)}`,
     `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
     precision,

@@ -1,5 +1,8 @@
 // The per-operator table of one phase: what each op computes and moves, how long it
 // takes, and which roof (compute, memory, network) binds it. All figures are per chip.
+// With pipeline stages the engine lists each stage's ops; the table sums them per name
+// (counts add up, per-execution figures are count-weighted means) and says in which
+// stages each one runs.
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { CLASS_LABELS } from './palette.js';
@@ -7,7 +10,7 @@ import { CLASS_LABELS } from './palette.js';
 const COLUMNS = [
   ['Operator', 'text', null],
   ['Class', 'text', null],
-  ['Count', 'num', 'Executions per pass (e.g. once per layer)'],
+  ['Count', 'num', 'Executions per pass (e.g. once per layer; with pipeline stages, summed over the stages)'],
   ['FLOPs', 'num', 'Floating-point operations of one execution (k, M, G, T = 10³, 10⁶, 10⁹, 10¹²)'],
   ['Read', 'num', 'Bytes read from HBM by one execution'],
   ['Written', 'num', 'Bytes written to HBM by one execution'],
@@ -30,10 +33,40 @@ function shareCell(fraction) {
 // faster than a column of zeros with units.
 const zeroAsDash = (x, format) => (x === 0 ? fmt.DASH : format(x));
 
-function row(op, phaseSeconds) {
+// "0", "0–3", "0, 2": the stages an op runs in.
+function stageText(stages) {
+  const sorted = [...stages].sort((a, b) => a - b);
+  const contiguous = sorted.every((v, i) => i === 0 || v === sorted[i - 1] + 1);
+  if (sorted.length > 2 && contiguous) return `${sorted[0]}–${sorted.at(-1)}`;
+  return sorted.join(', ');
+}
+
+// The ops of every stage summed per name, in order of first appearance.
+export function groupByName(ops) {
+  const groups = new Map();
+  for (const op of ops) {
+    const g = groups.get(op.name);
+    if (!g) {
+      groups.set(op.name, { ...op, stages: new Set([op.stage ?? 0]), longest: op.total_time_s });
+      continue;
+    }
+    const n = g.count + op.count;
+    for (const key of ['flops', 'bytes_read', 'bytes_written', 'network_bytes', 'time_s']) {
+      g[key] = n > 0 ? (g[key] * g.count + op[key] * op.count) / n : g[key];
+    }
+    g.count = n;
+    g.total_time_s += op.total_time_s;
+    g.stages.add(op.stage ?? 0);
+    if (op.total_time_s > g.longest) [g.longest, g.bound] = [op.total_time_s, op.bound];
+  }
+  return [...groups.values()];
+}
+
+function row(op, phaseSeconds, staged) {
   const td = (text, cls = 'num') => h('td', { class: cls, text });
   return h('tr', {},
     h('th', { scope: 'row', class: 'op-name', text: op.name }),
+    staged ? td(stageText(op.stages), 'text') : null,
     h('td', { class: 'text', title: CLASS_LABELS[op.class] ?? op.class, text: op.class }),
     td(fmt.int(op.count)),
     td(zeroAsDash(op.flops, fmt.si)),
@@ -48,12 +81,15 @@ function row(op, phaseSeconds) {
   );
 }
 
-function note(phaseName, phase, workload) {
+function note(phaseName, phase, workload, pipeline) {
   const traffic = `${fmt.flops(phase.flops)} and ${fmt.bytes(phase.bytes)} of memory traffic per chip`;
-  if (phaseName === 'prefill') {
-    return `One forward pass over ${fmt.int(workload.batch)} × ${fmt.int(workload.input_tokens)} prompt tokens: ${traffic}, ${fmt.time(phase.time_s)}.`;
-  }
-  return `${fmt.int(phase.steps)} steps, one new token per sequence each; per-execution figures are means over the steps as the context grows: ${traffic}, ${fmt.time(phase.time_s)} in all.`;
+  const text = phaseName === 'prefill'
+    ? `One forward pass over ${fmt.int(workload.batch)} × ${fmt.int(workload.input_tokens)} prompt tokens: ${traffic}, ${fmt.time(phase.time_s)}.`
+    : `${fmt.int(phase.steps)} steps, one new token per sequence each; per-execution figures are means over the steps as the context grows: ${traffic}, ${fmt.time(phase.time_s)} in all.`;
+  if (!(pipeline?.stages > 1)) return text;
+  return `${text} The ${fmt.int(pipeline.stages)} pipeline stages each run their own layers on their own chips, ` +
+    `${fmt.int(pipeline.micro_batches)} micro-batches in turn; totals are summed over the stages, so they add up to ` +
+    'more than the phase, whose time is that of the pipelined schedule.';
 }
 
 export function renderOpsTable(result, view) {
@@ -61,18 +97,28 @@ export function renderOpsTable(result, view) {
   const phase = result.phases[phaseName];
   const table = $('#ops');
   const empty = phaseName === 'decode' && !(phase.steps > 0);
+  const staged = result.pipeline?.stages > 1;
   $('#ops-note').textContent = empty
     ? 'No decode steps: with one output token, the whole answer comes from prefill.'
-    : note(phaseName, phase, result.scenario.workload);
+    : note(phaseName, phase, result.scenario.workload, result.pipeline);
 
-  const head = h('thead', {}, h('tr', {}, ...COLUMNS.map(([label, kind, title]) =>
+  const ops = groupByName(phase.ops);
+  // Shares of the summed op time; without stages that is the phase time.
+  const summed = ops.reduce((sum, op) => sum + op.total_time_s, 0);
+  const columns = staged
+    ? [COLUMNS[0], ['Stages', 'text', 'The pipeline stages that run this operator'], ...COLUMNS.slice(1)]
+    : COLUMNS;
+  const head = h('thead', {}, h('tr', {}, ...columns.map(([label, kind, title]) =>
     h('th', { scope: 'col', class: kind, title, text: label }))));
-  const body = h('tbody', {}, ...(empty ? [] : phase.ops.map((op) => row(op, phase.time_s))));
-  const foot = h('tfoot', {}, h('tr', {},
-    h('th', { scope: 'row', text: 'Phase total', colspan: 9 }),
-    h('td', { class: 'num', text: empty ? fmt.DASH : fmt.time(phase.time_s) }),
-    h('td', { class: 'num', text: empty ? fmt.DASH : '100%' }),
-    h('td', {})));
+  const body = h('tbody', {}, ...(empty ? [] : ops.map((op) => row(op, summed, staged))));
+  const total = (label, seconds, share) => h('tr', {},
+    h('th', { scope: 'row', text: label, colspan: columns.length - 3 }),
+    h('td', { class: 'num', text: empty ? fmt.DASH : fmt.time(seconds) }),
+    h('td', { class: 'num', text: empty ? fmt.DASH : share }),
+    h('td', {}));
+  const foot = h('tfoot', {}, staged
+    ? [total('All stages, summed', summed, '100%'), total('Phase, pipelined', phase.time_s, '')]
+    : total('Phase total', phase.time_s, '100%'));
   table.closest('.table-scroll').hidden = empty;
   table.replaceChildren(
     h('caption', { class: 'visually-hidden', text: `Operators of the ${phaseName} phase` }),

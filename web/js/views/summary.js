@@ -11,6 +11,7 @@ export const HOW = {
   prefill: 'headline-numbers',
   memory: 'memory-per-chip',
   params: 'operators',
+  chips: 'the-parallel-mapping-and-placement',
 };
 
 function metric(id, label, { value, unit }, sub, extra = {}) {
@@ -45,7 +46,7 @@ function trust({ bound, expected, band, coverage, rate, show }) {
   return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;
 }
 
-const plural = (n, noun) => `${fmt.int(n)} ${noun}${n === 1 ? '' : 's'}`;
+const plural = (n, noun, many = `${noun}s`) => `${fmt.int(n)} ${n === 1 ? noun : many}`;
 
 function tokensPerSecond(x) {
   return { value: fmt.compact(x), unit: 'tokens/s' };
@@ -65,17 +66,40 @@ function memoryBar(used, capacity, fits) {
   }, fill);
 }
 
+// Chips used and how they split: TP × PP × DP, the replicas, and the pipeline when pp > 1.
+function layoutMetric(result) {
+  const s = result.summary;
+  const par = result.scenario.parallelism;
+  const pipe = result.pipeline;
+  const product = [`TP ${fmt.int(par.tp)}`, `PP ${fmt.int(par.pp)}`, `DP ${fmt.int(par.dp)}`].join(' × ');
+  const lines = [];
+  if (pipe && pipe.stages > 1) {
+    lines.push(h('div', {
+      class: 'metric-pipeline',
+      text: `${plural(pipe.stages, 'pipeline stage')} of ${pipe.stage_layers.map(fmt.int).join(' + ')} layers · ` +
+        `${plural(pipe.micro_batches, 'micro-batch', 'micro-batches')} of ${plural(pipe.micro_batch, 'sequence')}`,
+    }));
+  }
+  const idle = result.scenario.system.count - s.chips;
+  if (idle > 0) lines.push(h('div', { class: 'metric-idle', text: `${plural(idle, 'chip')} of the system idle` }));
+  return metric('chips', 'Chips in use', { value: fmt.int(s.chips), unit: s.chips === 1 ? 'chip' : 'chips' },
+    `${product} · ${plural(s.replicas, 'replica')} of ${plural(s.chips_per_replica, 'chip')}`,
+    { trust: lines.length ? h('div', { class: 'metric-trust' }, lines) : null });
+}
+
 export function renderSummary(result) {
   const s = result.summary;
   const m = result.memory;
   const w = result.scenario.workload;
+  const stages = result.pipeline?.stages ?? 1;
   const steps = w.output_tokens - 1;
 
   const fits = m.fits === true;
   const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
-  const memorySub = fits
+  const onStage = stages > 1 ? ` · stage ${m.stage}, the fullest` : '';
+  const memorySub = (fits
     ? `fits · ${fmt.percent(m.total_bytes / m.capacity_bytes)} of HBM`
-    : `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`;
+    : `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`) + onStage;
 
   const r = s.roofline ?? {};
   const bands = s.error_band ?? {};
@@ -94,13 +118,14 @@ export function renderSummary(result) {
       `${plural(w.output_tokens, 'output token')} per sequence`,
       { trust: trust(time('e2e_latency_s', bands.generation)) }),
     metric('throughput', 'Output throughput', tokensPerSecond(s.output_tokens_per_s),
-      `${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`,
+      `${s.replicas > 1 ? `all ${fmt.int(s.replicas)} replicas · ` : ''}${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`,
       { trust: trust(rate('output_tokens_per_s', bands.generation)) }),
     metric('prefill', 'Prefill throughput', tokensPerSecond(s.prefill_tokens_per_s),
       'prompt tokens per second'),
     metric('memory', 'Memory per chip', memoryValue, memorySub,
       { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits) }),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
-      `${plural(s.chips, 'chip')} in use`),
+      `split over ${plural(s.chips_per_replica, 'chip')} per replica`),
+    layoutMetric(result),
   );
 }

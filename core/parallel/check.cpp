@@ -1,0 +1,63 @@
+#include "parallel/check.hpp"
+
+#include <string>
+
+#include "common/error.hpp"
+
+namespace envelope {
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+void check_tp(int64_t tp, const Model& m) {
+    for (std::size_t i = 0; i < m.groups.size(); ++i) {
+        const AttentionSpec& a = m.groups[i].layer.attention;
+        const std::string where = m.groups.size() == 1 ? "model" : "model.layer_groups[" + str(static_cast<int64_t>(i)) + "]";
+        if (a.heads % tp != 0) {
+            throw InputError("parallelism.tp", "TP = " + str(tp) + " must divide " + where + ".heads = " + str(a.heads));
+        }
+        if (a.kv_heads % tp != 0 && tp % a.kv_heads != 0) {
+            throw InputError("parallelism.tp", "TP = " + str(tp) + " and " + where + ".kv_heads = " + str(a.kv_heads) +
+                                                   ": one must divide the other");
+        }
+    }
+}
+
+void check_stages(const Parallelism& p, const Model& m) {
+    const int64_t layers = m.layers();
+    if (p.pp > layers) {
+        throw InputError("parallelism.pp", "PP = " + str(p.pp) + " stages need at least one layer each; " + m.name +
+                                               " has " + str(layers));
+    }
+    if (p.stage_layers.empty()) return;
+    if (static_cast<int64_t>(p.stage_layers.size()) != p.pp) {
+        throw InputError("parallelism.stage_layers", "has " + str(static_cast<int64_t>(p.stage_layers.size())) +
+                                                         " entries; it needs one per pipeline stage (pp = " +
+                                                         str(p.pp) + ")");
+    }
+    int64_t sum = 0;
+    for (int64_t n : p.stage_layers) sum += n;
+    if (sum != layers) {
+        throw InputError("parallelism.stage_layers",
+                         "adds up to " + str(sum) + " layers; " + m.name + " has " + str(layers));
+    }
+}
+
+}  // namespace
+
+void check_parallelism(const Parallelism& p, const Model& m, const System& sys) {
+    check_tp(p.tp, m);
+    if (p.dp % p.ep != 0) {
+        throw InputError("parallelism.ep", "EP = " + str(p.ep) + " must divide DP = " + str(p.dp) +
+                                               " (expert-parallel groups are carved out of the data-parallel ones)");
+    }
+    const int64_t chips = p.chips();
+    if (chips > sys.count) {
+        throw InputError("parallelism", "tp × cp × dp × pp = " + str(chips) + " needs more chips than system.count = " +
+                                            str(sys.count));
+    }
+    check_stages(p, m);
+}
+
+}  // namespace envelope

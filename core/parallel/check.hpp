@@ -1,0 +1,16 @@
+#pragma once
+// A parallel mapping that cannot run on this model and system, reported as InputError
+// with the path of the field to change ("parallelism.tp", ...).
+#include "hardware/system.hpp"
+#include "model/model.hpp"
+#include "parallel/parallelism.hpp"
+
+namespace envelope {
+
+// Throws for: TP not dividing some layer's query heads, or TP and its KV heads where
+// neither divides the other; ep not dividing dp; more chips than the system has
+// (tp · cp · dp · pp > count); more stages than layers; stage_layers that do not give
+// each of the pp stages at least one layer or do not add up to the model's layers.
+void check_parallelism(const Parallelism& p, const Model& m, const System& sys);
+
+}  // namespace envelope

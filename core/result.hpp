@@ -1,0 +1,115 @@
+#pragma once
+// What an evaluation returns, one shape for every workload: headline numbers, the phases
+// (each with a per-operator breakdown), memory per chip by part, network traffic per
+// parallel dimension, and warnings. SI units throughout.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "memory/inference_memory.hpp"
+#include "network/collective.hpp"
+#include "ops/op.hpp"
+#include "perf/roofline.hpp"
+#include "workload/workload.hpp"
+
+namespace envelope {
+
+struct OpReport {
+    const char* name = "";
+    const char* variant = "";   // training: "recompute", "dgrad", "wgrad", "backward"
+    OpClass cls = OpClass::vector;
+    Precision precision = Precision::bf16;
+    int64_t stage = 0;          // the pipeline stage that runs it
+    double count = 1;           // executions per forward pass (layers for per-layer ops)
+    // One execution on one chip; for decode, the mean over the generation's steps.
+    double flops = 0;
+    double bytes_read = 0;
+    double bytes_written = 0;
+    double network_bytes = 0;   // collectives: buffer size per chip
+    double time_s = 0;
+    // The whole phase on its stage: count × every step × every micro-batch.
+    double total_time_s = 0;
+    Bound bound = Bound::memory;  // the roof binding for most of the op's time
+    // Collectives: whose groups run it, what the library runs, and the bytes each chip
+    // sends over the whole phase (count × every step × every micro-batch).
+    ParallelDim dim = ParallelDim::tp;
+    Algorithm algorithm = Algorithm::none;
+    double total_network_bytes = 0;
+};
+
+struct PhaseReport {
+    const char* name = "";
+    int64_t steps = 0;          // forward passes (1 for prefill, output − 1 for decode);
+                                // no ops are listed when there are no steps
+    double time_s = 0;          // all steps, through the pipeline
+    double flops = 0;           // all steps, per chip (mean over the stages)
+    double bytes = 0;           // HBM bytes read + written, all steps, per chip (mean over stages)
+    // Time in collectives, per chip (mean over the stages), and the part of it no compute
+    // hides. Inference engines run the TP all-reduces on the critical path: all exposed.
+    double communication_s = 0;
+    double exposed_communication_s = 0;
+    std::vector<OpReport> ops;  // every stage's, in execution order
+};
+
+struct InferenceSummary {
+    int64_t chips = 1;                     // chips used: tp · pp · dp
+    int64_t chips_per_replica = 1;         // tp · pp
+    int64_t replicas = 1;                  // dp
+    double params = 0;                     // whole-model parameter count
+    double ttft_s = 0;                     // prefill incl. the first token's logits
+    std::optional<double> tpot_s;          // mean time per output token after the first;
+                                           // none when only one token is generated
+    double e2e_latency_s = 0;              // ttft + all decode steps
+    double output_tokens_per_s = 0;        // all replicas: dp · batch · output / e2e
+    double output_tokens_per_s_per_chip = 0;  // ÷ chips used
+    double prefill_tokens_per_s = 0;       // dp · batch · input / ttft
+};
+
+struct PipelineReport {
+    int64_t stages = 1;
+    int64_t micro_batches = 1;
+    int64_t micro_batch = 1;               // sequences per micro-batch
+    std::vector<int64_t> stage_layers;
+    int64_t virtual_stages = 1;
+    PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
+};
+
+// One parallel dimension on the network: where its groups sit and what they move.
+struct DimensionReport {
+    ParallelDim dim = ParallelDim::tp;
+    int64_t size = 1;
+    int64_t stride = 1;
+    Spans spans;                           // the levels it crosses
+    double bytes = 0;                      // sent per chip over the whole run (mean over stages)
+    double time_s = 0;                     // in its collectives, per chip (mean over stages)
+};
+
+// How far measured runs of the same kind fell from the model (validation/error_band.hpp),
+// as ratios on the predicted time; zero cases: no band.
+struct ResultErrorBand {
+    double low = 1, high = 1;
+    int cases = 0;
+};
+struct ResultErrorBands {
+    double coverage = 0;
+    ResultErrorBand ttft;
+    ResultErrorBand generation;
+};
+
+struct Result {
+    WorkloadKind kind = WorkloadKind::inference;
+    InferenceSummary summary;   // expected: with the realism layer (perf/realism.hpp)
+    InferenceSummary roofline;  // the bound: what the hardware allows (perf/roofline.hpp)
+    PipelineReport pipeline;
+    std::vector<PhaseReport> phases;
+    InferenceMemory memory;     // the stage that needs the most
+    std::vector<DimensionReport> network;  // dimensions of size > 1
+    std::vector<std::string> warnings;
+    ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator
+
+    // The phase of that name; throws std::out_of_range when there is none.
+    const PhaseReport& phase(const std::string& name) const;
+};
+
+}  // namespace envelope

@@ -1,0 +1,120 @@
+// The network view: one collective swept over message sizes on the chosen system (with
+// its edited network), nccl-tests style, against the measured runs of the same chip and
+// collective from the validation cases. The collective and its chip count are view
+// options (in the link); the chip count defaults to the scenario's TP group.
+import { h, $ } from '../dom.js';
+import * as fmt from '../format.js';
+import { COLLECTIVE_OPS } from '../state.js';
+import { systemRef } from '../scenario.js';
+import { createChart } from './chart.js';
+import { algorithmRuns, binaryBytes, collectiveOption } from './collective-chart.js';
+
+// nccl-tests' usual range: 8 B to 8 GiB, doubling (31 sizes, microseconds each).
+export const SWEEP = { from: 8, to: 8 * 2 ** 30, factor: 2 };
+const OP_LABELS = {
+  all_reduce: 'All-reduce', all_gather: 'All-gather', reduce_scatter: 'Reduce-scatter',
+  all_to_all: 'All-to-all', broadcast: 'Broadcast', send_recv: 'Send/receive',
+};
+
+function chipKey(machine, presets) {
+  return machine.kind === 'chip' ? machine.preset : presets.systems[machine.preset]?.chip;
+}
+
+// Measured bus bandwidths of this chip and collective (validation cases).
+export function measuredCases(report, chip, op) {
+  if (!report?.ok) return [];
+  return report.cases.filter((c) => c.kind === 'collective' && c.primary === 'busbw_gbps' &&
+    c.scenario?.system?.chip === chip && c.scenario?.op === op && c.scenario.bytes > 0);
+}
+
+function runsText(points) {
+  return algorithmRuns(points).map((r, i, all) => {
+    const from = binaryBytes(points[r.first].bytes);
+    const to = binaryBytes(points[r.last].bytes);
+    if (all.length === 1) return `${r.algorithm} at every size`;
+    if (i === 0) return `${r.algorithm} up to ${to}`;
+    if (i === all.length - 1) return `${r.algorithm} from ${from}`;
+    return `${r.algorithm} ${from}–${to}`;
+  }).join(', ');
+}
+
+function renderTable(points) {
+  const cols = ['Size', 'Time', 'Algorithm bandwidth', 'Bus bandwidth', 'Algorithm'];
+  $('#collective-table').replaceChildren(
+    h('thead', {}, h('tr', {}, cols.map((c, i) => h('th', { scope: 'col', class: i === 4 ? 'text' : 'num', text: c })))),
+    h('tbody', {}, points.map((p) => h('tr', {},
+      h('th', { scope: 'row', class: 'num', text: binaryBytes(p.bytes) }),
+      h('td', { class: 'num', text: fmt.time(p.time_s) }),
+      h('td', { class: 'num', text: `${fmt.num(p.algbw_gbps)} GB/s` }),
+      h('td', { class: 'num', text: `${fmt.num(p.busbw_gbps)} GB/s` }),
+      h('td', { class: 'text', text: p.algorithm })))));
+}
+
+function showError(id, message) {
+  const box = $(`#${id}`);
+  box.hidden = !message;
+  box.textContent = message ?? '';
+  if (id === 'coll-chips-error') {
+    if (message) $('#coll-chips').setAttribute('aria-invalid', 'true');
+    else $('#coll-chips').removeAttribute('aria-invalid');
+    $('#coll-chips').closest('.field').classList.toggle('has-error', Boolean(message));
+  }
+}
+
+export function createNetworkView(engine, { onView }) {
+  const { presets } = engine;
+  const chart = createChart($('#collective-chart'));
+  const op = $('#coll-op');
+  const chips = $('#coll-chips');
+  op.append(...COLLECTIVE_OPS.map((k) => h('option', { value: k, text: OP_LABELS[k] })));
+  op.addEventListener('change', () => onView('coll', op.value));
+  chips.addEventListener('input', () => {
+    const text = chips.value.trim();
+    if (text === '' && chips.validity.valid) onView('coll_chips', null);
+    else if (Number.isFinite(chips.valueAsNumber)) onView('coll_chips', chips.valueAsNumber);
+    else showError('coll-chips-error', 'Enter a number.');
+  });
+  let last = null; // the request drawn last: redraw only when it changes
+
+  // state: the page state (its machine, with edits); result: the last good evaluation.
+  function render(state, result) {
+    const tp = result?.scenario.parallelism.tp ?? 1;
+    const fallback = tp > 1 ? tp : 8;
+    const count = state.view.coll_chips ?? fallback;
+    op.value = state.view.coll;
+    if (document.activeElement !== chips) chips.value = state.view.coll_chips ?? '';
+    chips.placeholder = `${fallback}${tp > 1 ? ' (TP)' : ''}`;
+    const chip = chipKey(state.machine, presets);
+    const cases = measuredCases(engine.validation(), chip, state.view.coll);
+    // The sweep reaches the largest measured size (nccl-tests runs often go to 16 GiB).
+    const to = Math.max(SWEEP.to, ...cases.map((c) => 2 ** Math.ceil(Math.log2(c.scenario.bytes))));
+    const request = {
+      system: systemRef(state.machine), op: state.view.coll, chips: count, stride: 1,
+      sweep: { ...SWEEP, to }, algorithm: 'auto',
+    };
+    const key = JSON.stringify(request);
+    if (key === last) return;
+    last = key;
+
+    const sweep = engine.collective(request);
+    showError('coll-chips-error', null);
+    showError('collective-error', null);
+    $('#collective-chart').classList.toggle('stale', !sweep.ok);
+    if (!sweep.ok) {
+      const where = sweep.error?.path === 'chips' ? 'coll-chips-error' : 'collective-error';
+      showError(where, `${sweep.error?.message ?? 'the engine returned no result'}${where === 'collective-error' && sweep.error?.path ? ` (${sweep.error.path})` : ''}`);
+      return;
+    }
+    chart.render(collectiveOption(sweep, cases));
+    renderTable(sweep.points);
+    const levels = sweep.levels.map((l) => `${l.name} ×${fmt.int(l.size)}`).join(' + ');
+    const chipName = presets.chips[chip]?.name ?? chip;
+    $('#collective-note').textContent = `${OP_LABELS[sweep.op]} on ${fmt.int(sweep.chips)} chips of ${sweep.system} ` +
+      `(${levels}), ${binaryBytes(SWEEP.from)} to ${binaryBytes(to)}: ${runsText(sweep.points)}. ` +
+      (cases.length
+        ? `Diamonds: ${fmt.int(cases.length)} measured ${cases.length === 1 ? 'run' : 'runs'} of ${chipName} (hover for the source).`
+        : `No measured run of this collective on ${chipName} is bundled.`);
+  }
+
+  return { render };
+}
