@@ -6,19 +6,19 @@
 #include "inference/check.hpp"
 #include "inference/evaluate.hpp"
 #include "parallel/check.hpp"
+#include "training/check.hpp"
+#include "training/evaluate.hpp"
 
 namespace envelope {
 
 void check_scenario(const Scenario& s) {
     check_parallelism(s.parallelism, s.model, s.system);
     if (s.workload.kind == WorkloadKind::inference) check_inference(s);
+    if (s.workload.kind == WorkloadKind::training) check_training(s);
 }
 
 Result evaluate(const Scenario& s) {
-    if (s.workload.kind == WorkloadKind::training) {
-        throw InputError("workload.kind", "training scenarios are read and checked, but the training model "
-                                          "(time per step, memory with optimizer state) is not built yet");
-    }
+    if (s.workload.kind == WorkloadKind::training) return evaluate_training(s);
     return evaluate_inference(s);
 }
 

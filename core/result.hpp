@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memory/inference_memory.hpp"
+#include "memory/training_memory.hpp"
 #include "network/collective.hpp"
 #include "ops/op.hpp"
 #include "perf/roofline.hpp"
@@ -66,6 +67,40 @@ struct InferenceSummary {
     double prefill_tokens_per_s = 0;       // dp · batch · input / ttft
 };
 
+// Where one training step's time goes on the critical (slowest) pipeline stage; the parts
+// add up to the step time.
+struct TrainingBreakdown {
+    double compute_s = 0;     // forward, backward and recomputation kernels, all micro-batches
+    double tp_s = 0;          // exposed tensor-parallel communication
+    double cp_s = 0;          // exposed context-parallel communication
+    double pp_s = 0;          // pipeline hand-offs
+    double zero3_s = 0;       // exposed ZeRO-3 parameter gathers and gradient scatters
+    double bubble_s = 0;      // the pipeline's fill and drain
+    double dp_s = 0;          // exposed gradient and parameter synchronisation
+    double optimizer_s = 0;
+};
+
+struct TrainingSummary {
+    int64_t chips = 1;              // tp · cp · dp · pp
+    int64_t replicas = 1;           // dp
+    int64_t micro_batches = 1;      // per step and replica (gradient accumulation)
+    double params = 0;
+    double step_time_s = 0;
+    double tokens_per_step = 0;     // global batch × sequence length
+    double tokens_per_s = 0;
+    double tokens_per_s_per_chip = 0;
+    double model_flops = 0;         // per step (training/flops.hpp)
+    double hardware_flops = 0;      // per step, recomputation included
+    double model_tflops_per_chip = 0;
+    double hardware_tflops_per_chip = 0;
+    double mfu = 0;                 // model FLOP/s ÷ the chips' dense peak in the GEMM format
+    double hfu = 0;
+    std::optional<double> train_time_s;   // for workload.train_tokens
+    std::optional<double> chip_hours;
+    int64_t critical_stage = 0;
+    TrainingBreakdown breakdown;
+};
+
 struct PipelineReport {
     int64_t stages = 1;
     int64_t micro_batches = 1;
@@ -104,6 +139,8 @@ struct Result {
     PipelineReport pipeline;
     std::vector<PhaseReport> phases;
     InferenceMemory memory;     // the stage that needs the most
+    TrainingSummary training;   // kind == training
+    std::vector<TrainingMemory> training_memory;  // kind == training: one per pipeline stage
     std::vector<DimensionReport> network;  // dimensions of size > 1
     std::vector<std::string> warnings;
     ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator

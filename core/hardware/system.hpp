@@ -14,6 +14,9 @@ struct System {
     Chip chip;
     int64_t count = 1;
     Network network;
+    // Set when the outermost switched fabric was grown to join `count` chips (fat trees
+    // grow by scalable units): said in the result's warnings.
+    std::string network_note;
 };
 
 }  // namespace envelope

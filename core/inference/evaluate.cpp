@@ -196,6 +196,7 @@ void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std
                       (s.parallelism.pp > 1 ? " on pipeline stage " + std::to_string(mem.stage) : std::string()) +
                       ", " + format_gb(mem.capacity_bytes) + " available");
     }
+    if (!s.system.network_note.empty()) out.push_back(s.system.network_note);
     const int64_t used = s.parallelism.chips();
     if (s.system.count > used) {
         out.push_back(std::to_string(s.system.count - used) + " of " + std::to_string(s.system.count) +

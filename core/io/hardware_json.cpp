@@ -160,9 +160,8 @@ Network parse_network(const Json& net, const std::string& path) {
 }
 
 // A system that names only a chip and a count gets the network of the chip's reference
-// system (an 8-GPU node and its scale-out fabric, a TPU pod's torus). A switched scale-out
-// fabric grows to hold the count, as fat trees grow by scalable units; a torus does not.
-Network reference_network(const Chip& chip, int64_t count, const std::string& path) {
+// system (an 8-GPU node and its scale-out fabric, a TPU pod's torus).
+Network reference_network(const Chip& chip, const std::string& path) {
     if (chip.reference_system.empty()) {
         throw InputError(path, "is required: chip " + chip.name + " names no reference_system to take it from");
     }
@@ -171,12 +170,21 @@ Network reference_network(const Chip& chip, int64_t count, const std::string& pa
         throw InputError(path, "is required: chip " + chip.name + "'s reference_system \"" + chip.reference_system +
                                    "\" is not a system preset with a network");
     }
-    Network net = parse_network((*preset)["network"], path);
-    if (!net.levels.empty() && switched(net.levels.back().topology) && net.chips() < static_cast<double>(count)) {
-        const double below = net.chips() / static_cast<double>(net.levels.back().size);
-        net.levels.back().size = static_cast<int64_t>(std::ceil(static_cast<double>(count) / below));
-    }
-    return net;
+    return parse_network((*preset)["network"], path);
+}
+
+// A switched scale-out fabric (fat tree, dragonfly) grows by more of the same units to join
+// `count` chips; a torus or a switch does not. Returns what was changed ("" if nothing).
+std::string grow_fabric(Network& net, int64_t count) {
+    if (net.levels.empty() || net.chips() >= static_cast<double>(count)) return "";
+    NetworkLevel& outer = net.levels.back();
+    if (!switched(outer.topology)) return "";
+    const double below = net.chips() / static_cast<double>(outer.size);
+    const int64_t before = outer.size;
+    outer.size = static_cast<int64_t>(std::ceil(static_cast<double>(count) / below));
+    return "system.network[" + std::to_string(net.levels.size() - 1) + "] (" + outer.name + ") grown from " +
+           std::to_string(before) + " to " + std::to_string(outer.size) + " units to join " + std::to_string(count) +
+           " chips";
 }
 
 }  // namespace
@@ -194,8 +202,9 @@ System parse_system(const Json& value, const std::string& path) {
     if (const Json* net = r.optional_value("network")) {
         s.network = parse_network(*net, net_path);
     } else if (s.count > 1) {
-        s.network = reference_network(s.chip, s.count, net_path);
+        s.network = reference_network(s.chip, net_path);
     }
+    s.network_note = grow_fabric(s.network, s.count);
     if (s.network.chips() < static_cast<double>(s.count)) {
         throw InputError(r.has("network") ? net_path : r.path_of("count"),
                          "the network's levels join " + format_number(s.network.chips(), 15) +

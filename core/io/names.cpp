@@ -34,6 +34,7 @@ const char* to_string(PipelineSchedule s) {
         case PipelineSchedule::gpipe: return "gpipe";
         case PipelineSchedule::one_f_one_b: return "1f1b";
         case PipelineSchedule::interleaved_1f1b: return "interleaved_1f1b";
+        case PipelineSchedule::zero_bubble: return "zb_h1";
     }
     return "";
 }

@@ -44,7 +44,7 @@ Parallelism parse_parallelism(const Json& value, const std::string& path) {
     p.pp = r.integer_or("pp", 1, kMaxLayers, 1);
     p.virtual_stages = r.integer_or("virtual_stages", 1, kMaxLayers, 1);
     p.micro_batches = r.integer_or("micro_batches", 0, kMaxBatch, 0);
-    p.schedule = static_cast<PipelineSchedule>(r.choice_or("schedule", {"gpipe", "1f1b", "interleaved_1f1b"}, 1));
+    p.schedule = static_cast<PipelineSchedule>(r.choice_or("schedule", {"gpipe", "1f1b", "interleaved_1f1b", "zb_h1"}, 1));
     p.zero = static_cast<int>(r.integer_or("zero", 0, 3, 0));
     if (const Json* order = r.optional_value("order")) p.order = read_order(*order, r.path_of("order"));
     if (const Json* stages = r.optional_value("stage_layers")) {

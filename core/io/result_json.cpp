@@ -115,14 +115,14 @@ Json to_json(const Result& r, const Scenario& s) {
     out["version"] = kVersion;
     out["workload"] = training ? "training" : "inference";
     out["scenario"] = to_json(s);
-    out["summary"] = inference_summary(r);
+    out["summary"] = training ? training_summary_json(r.training) : inference_summary(r);
     out["pipeline"] = {{"stages", r.pipeline.stages},
                        {"micro_batches", r.pipeline.micro_batches},
                        {"micro_batch", r.pipeline.micro_batch},
                        {"stage_layers", r.pipeline.stage_layers},
                        {"virtual_stages", r.pipeline.virtual_stages},
                        {"schedule", to_string(r.pipeline.schedule)}};
-    out["memory"] = inference_memory(r.memory);
+    out["memory"] = training ? training_memory_json(r.training_memory) : inference_memory(r.memory);
     out["phases"] = std::move(phases);
     out["network"] = std::move(network);
     out["warnings"] = r.warnings;

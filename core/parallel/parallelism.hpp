@@ -21,7 +21,10 @@ enum class ParallelDim { tp, cp, ep, dp, pp };
 inline constexpr std::size_t kParallelDims = 5;
 const char* to_string(ParallelDim d);
 
-enum class PipelineSchedule { gpipe, one_f_one_b, interleaved_1f1b };
+// gpipe: all forwards, then all backwards; 1F1B (PipeDream-Flush); interleaved 1F1B with
+// virtual stages; ZB-H1 (Qi et al. 2024, arXiv:2401.10241): 1F1B's memory, the weight
+// gradients deferred into the bubble.
+enum class PipelineSchedule { gpipe, one_f_one_b, interleaved_1f1b, zero_bubble };
 
 struct Parallelism {
     int64_t tp = 1;

@@ -238,6 +238,55 @@ void read_gemm(const Json& doc, MeasuredCase& c) {
     c.scenario = {{"system", system_of(member(doc, "hardware", "case"), 1)}};
 }
 
+// Training and activation-memory cases: the job's layout. A null means "not stated"
+// (FORMAT.md): the defaults are the NeMo / Megatron-LM recipe practice of the cases'
+// era: micro-batch 1, sequence parallelism whenever TP > 1, the distributed optimizer
+// (ZeRO-1), FlashAttention, one pipeline chunk per stage; and the least recomputation
+// (none, selective, full) with which the run fits in memory, since it ran
+// (validation/predict.cpp).
+void read_training(const Json& doc, MeasuredCase& c) {
+    const Json& hw = member(doc, "hardware", "case");
+    const Json& t = member(doc, "training", "case");
+    const Json& model = member(doc, "model", "case");
+    const auto integer = [&](const char* key, int64_t fallback) {
+        return optional_member(t, key) ? count(t, key, "training") : fallback;
+    };
+    const int64_t tp = integer("tp", 1), pp = integer("pp", 1), cp = integer("cp", 1), dp = integer("dp", 1);
+    if (integer("ep", 1) > 1) skip("needs expert parallelism (ep > 1), not modelled yet");
+    const int64_t vpp = integer("vpp", 1);
+    const Json* sp = optional_member(t, "sp");
+    const Json* flash = optional_member(t, "flash_attention");
+    const Json* zero = optional_member(t, "zero");
+    c.recompute_unknown = !optional_member(t, "recompute");
+    const std::string recompute = c.recompute_unknown ? "none" : text(t, "recompute", "training");
+    if (recompute != "none" && recompute != "selective" && recompute != "full") {
+        skip("training.recompute \"" + recompute + "\" is not none, selective or full");
+    }
+    c.job_chips = count(hw, "count", "hardware");
+    Json parallelism = {{"tp", tp}, {"pp", pp}, {"cp", cp}, {"dp", dp}, {"sp", sp && sp->is_boolean() ? sp->get<bool>() : tp > 1},
+                        {"zero", zero && zero->is_number() ? zero->get<int64_t>() : 1}};
+    if (vpp > 1) {
+        parallelism["virtual_stages"] = vpp;
+        parallelism["schedule"] = "interleaved_1f1b";
+    }
+    c.scenario = {{"name", c.id},
+                  {"model", model_of(model)},
+                  {"system", system_of(hw, std::max(c.job_chips, tp * pp * cp * dp))},
+                  {"parallelism", parallelism},
+                  {"workload",
+                   {{"kind", "training"},
+                    {"seq_len", count(t, "seq_len", "training")},
+                    {"global_batch", count(t, "global_batch", "training")},
+                    {"micro_batch", integer("micro_batch", 1)},
+                    {"recompute", recompute},
+                    {"precision", text(t, "precision", "training")},
+                    {"flash_attention", flash && flash->is_boolean() ? flash->get<bool>() : true}}}};
+    const Json& measured = member(doc, "measured", "case");
+    if (const Json* conv = optional_member(measured, "tflops_convention"); conv && conv->is_string()) {
+        c.tflops_convention = conv->get<std::string>();
+    }
+}
+
 void read_collective(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
     const Json& col = member(doc, "collective", "case");
@@ -280,8 +329,10 @@ MeasuredCase read_measured_case(const Json& doc) {
     if (const Json* hw = optional_member(doc, "hardware"); hw && optional_member(*hw, "chip") && (*hw)["chip"].is_string()) {
         c.chip = (*hw)["chip"].get<std::string>();
     }
-    if (c.kind == "training" || c.kind == "memory") skip("needs training, not modelled yet");
-    if (c.kind == "inference") {
+    if (c.kind == "training" || c.kind == "memory") {
+        c.what = CaseKind::training;
+        read_training(doc, c);
+    } else if (c.kind == "inference") {
         c.what = CaseKind::inference;
         read_inference(doc, c);
     } else if (c.kind == "gemm") {

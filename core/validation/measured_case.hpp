@@ -17,7 +17,7 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-enum class CaseKind { inference, gemm, collective };
+enum class CaseKind { inference, gemm, collective, training };
 
 struct MeasuredCase {
     std::string id;
@@ -45,6 +45,12 @@ struct MeasuredCase {
     double bytes = 0;
     int64_t ranks = 0;
     std::string algorithm;  // "ring" or "nvls" when the source forced one, else empty
+
+    // training (and memory) cases: which FLOPs a tflops_per_gpu counts ("model" or
+    // "with_recompute")
+    std::string tflops_convention;
+    // The source does not say which recomputation the run used: the least that fits.
+    bool recompute_unknown = false;
 };
 
 // Throws SkipCase when the case cannot be predicted; the message says why.

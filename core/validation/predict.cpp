@@ -118,6 +118,37 @@ double predict_collective(const MeasuredCase& c, Json* request) {
     skip("metric " + c.primary + " is not predicted for a collective");
 }
 
+// A training step (or its activation memory) of the case's layout.
+double predict_training(const MeasuredCase& c, Json* scenario) {
+    Scenario s = scenario_of(c);
+    Result r = evaluate(s);
+    const auto fits = [](const Result& x) {
+        return std::all_of(x.training_memory.begin(), x.training_memory.end(), [](const auto& m) { return m.fits; });
+    };
+    const char* recompute = "none";
+    for (const auto& [next, name] : {std::pair{Recompute::selective, "selective"}, std::pair{Recompute::full, "full"}}) {
+        if (!c.recompute_unknown || fits(r)) break;
+        s.workload.training.recompute = next;
+        recompute = name;
+        r = evaluate(s);
+    }
+    if (scenario) {
+        *scenario = c.scenario;
+        if (c.recompute_unknown) (*scenario)["workload"]["recompute"] = recompute;
+    }
+    const TrainingSummary& t = r.training;
+    if (c.primary == "step_time_s") return t.step_time_s;
+    if (c.primary == "tflops_per_gpu") {
+        const double flops = c.tflops_convention == "with_recompute" ? t.hardware_flops : t.model_flops;
+        return flops / t.step_time_s / static_cast<double>(c.job_chips) / 1e12;
+    }
+    if (c.primary == "mfu") return t.mfu;
+    if (c.primary == "activation_gib_per_gpu") {
+        return r.training_memory.front().activation_bytes / (1024.0 * 1024 * 1024);  // the first stage's
+    }
+    skip("metric " + c.primary + " is not predicted for training");
+}
+
 }  // namespace
 
 double predict_case(const MeasuredCase& c, Json* scenario) {
@@ -125,6 +156,7 @@ double predict_case(const MeasuredCase& c, Json* scenario) {
         case CaseKind::inference: return predict_inference(c, scenario);
         case CaseKind::gemm: return predict_gemm(c);
         case CaseKind::collective: return predict_collective(c, scenario);
+        case CaseKind::training: return predict_training(c, scenario);
     }
     skip("unknown kind");
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluate.hpp"
 #include "inference/evaluate.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
@@ -76,15 +77,15 @@ int main() {
     for (const auto& key : preset_keys(PresetKind::scenario)) {
         const std::string text = find_preset(PresetKind::scenario, key)->dump();
         const Scenario scenario = parse_scenario(parse_json_text(text));
-        const Result result = evaluate_inference(scenario);
+        const Result result = evaluate(scenario);
 
         const double parse_s = median_seconds([&] {
             const Scenario s = parse_scenario(parse_json_text(text));
             g_sink = g_sink + static_cast<double>(s.model.layers());
         });
         const double eval_s = median_seconds([&] {
-            const Result r = evaluate_inference(scenario);
-            g_sink = g_sink + r.summary.e2e_latency_s;
+            const Result r = evaluate(scenario);
+            g_sink = g_sink + r.summary.e2e_latency_s + r.training.step_time_s;
         });
         const double write_s = median_seconds([&] {
             const std::string out = to_text(to_json(result, scenario));

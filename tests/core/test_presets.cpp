@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "evaluate.hpp"
 #include "inference/evaluate.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -43,11 +44,19 @@ TEST_CASE("every scenario preset evaluates to finite numbers without warnings") 
     for (const auto& key : preset_keys(PresetKind::scenario)) {
         CAPTURE(key);
         const Scenario s = parse_scenario(*find_preset(PresetKind::scenario, key));
-        const Result r = evaluate_inference(s);
-        CHECK(std::isfinite(r.summary.ttft_s));
-        CHECK(r.summary.ttft_s > 0);
-        CHECK(std::isfinite(r.summary.output_tokens_per_s));
-        CHECK(r.memory.fits);
+        check_scenario(s);
+        const Result r = evaluate(s);
+        if (r.kind == WorkloadKind::training) {
+            CHECK(std::isfinite(r.training.step_time_s));
+            CHECK(r.training.step_time_s > 0);
+            CHECK(r.training.mfu > 0);
+            for (const TrainingMemory& m : r.training_memory) CHECK(m.fits);
+        } else {
+            CHECK(std::isfinite(r.summary.ttft_s));
+            CHECK(r.summary.ttft_s > 0);
+            CHECK(std::isfinite(r.summary.output_tokens_per_s));
+            CHECK(r.memory.fits);
+        }
         CHECK(r.warnings.empty());
     }
 }

@@ -9,6 +9,62 @@ namespace envelope::test {
 
 namespace {
 
+// The expected numbers, and the roofline bound beside them: no null but TPOT with one
+// output token; E2E ≥ TTFT > 0; the bound never slower than the expected value; memory
+// parts that add up.
+std::string inference_problem(const Json& r) {
+    const double output = r["scenario"]["workload"]["output_tokens"].get<double>();
+    const auto summary_problem = [&](const Json& sum, const std::string& where) -> std::string {
+        for (auto it = sum.begin(); it != sum.end(); ++it) {
+            if (it.key() == "roofline" || it.key() == "error_band") continue;
+            const bool may_be_null = it.key() == "tpot_s" && output == 1;
+            if (it.value().is_null() != may_be_null) return where + "." + it.key() + " is " + it.value().dump();
+        }
+        const double ttft = sum["ttft_s"].get<double>();
+        if (!(ttft > 0)) return where + ".ttft_s is not positive";
+        if (sum["e2e_latency_s"].get<double>() < ttft) return where + ".e2e_latency_s < ttft_s";
+        return "";
+    };
+    const Json& sum = r["summary"];
+    if (auto p = summary_problem(sum, "summary"); !p.empty()) return p;
+    if (auto p = summary_problem(sum["roofline"], "summary.roofline"); !p.empty()) return p;
+    for (const char* key : {"ttft_s", "e2e_latency_s"}) {
+        if (sum["roofline"][key].get<double>() > sum[key].get<double>() * (1 + 1e-9)) {
+            return std::string("the roofline ") + key + " exceeds the expected one";
+        }
+    }
+
+    const Json& m = r["memory"];
+    const double parts = m["weights_bytes"].get<double>() + m["kv_cache_bytes"].get<double>() +
+                         m["activation_bytes"].get<double>();
+    const double total = m["total_bytes"].get<double>();
+    if (std::abs(parts - total) > 1e-9 * total) return "memory parts do not sum to the total";
+    if (r["phases"]["decode"]["steps"].get<double>() != output - 1) return "decode steps != output - 1";
+
+    return "";
+}
+
+// A positive step whose breakdown adds up to it; memory parts that add up on every stage.
+std::string training_problem(const Json& r) {
+    const Json& sum = r["summary"];
+    for (auto it = sum.begin(); it != sum.end(); ++it) {
+        const bool may_be_null = it.key() == "train_time_s" || it.key() == "chip_hours";
+        if (it.value().is_null() && !may_be_null) return "summary." + it.key() + " is null";
+    }
+    const double step = sum["step_time_s"].get<double>();
+    if (!(step > 0)) return "summary.step_time_s is not positive";
+    double parts = 0;
+    for (const auto& [key, value] : sum["breakdown"].items()) parts += value.get<double>();
+    if (std::abs(parts - step) > 1e-6 * step) return "the step-time breakdown does not add up to the step";
+    for (const Json& m : r["memory"]["stages"]) {
+        const double total = m["total_bytes"].get<double>();
+        const double sum_parts = m["weights_bytes"].get<double>() + m["gradient_bytes"].get<double>() +
+                                 m["optimizer_bytes"].get<double>() + m["activation_bytes"].get<double>();
+        if (std::abs(sum_parts - total) > 1e-9 * total) return "training memory parts do not sum to the total";
+    }
+    return "";
+}
+
 // First non-finite or negative number under `v`, as "path = value"; empty if none.
 std::string bad_number(const Json& v, const std::string& where) {
     if (v.is_number()) {
@@ -52,46 +108,20 @@ std::string check_answer(std::string_view answer) {
         }
     }
 
-    // The expected numbers, and the roofline bound beside them: no null but TPOT with one
-    // output token; E2E ≥ TTFT > 0; the bound never slower than the expected value.
-    const double output = r["scenario"]["workload"]["output_tokens"].get<double>();
-    const auto summary_problem = [&](const Json& sum, const std::string& where) -> std::string {
-        for (auto it = sum.begin(); it != sum.end(); ++it) {
-            if (it.key() == "roofline" || it.key() == "error_band") continue;
-            const bool may_be_null = it.key() == "tpot_s" && output == 1;
-            if (it.value().is_null() != may_be_null) return where + "." + it.key() + " is " + it.value().dump();
-        }
-        const double ttft = sum["ttft_s"].get<double>();
-        if (!(ttft > 0)) return where + ".ttft_s is not positive";
-        if (sum["e2e_latency_s"].get<double>() < ttft) return where + ".e2e_latency_s < ttft_s";
-        return "";
-    };
-    const Json& sum = r["summary"];
-    if (auto p = summary_problem(sum, "summary"); !p.empty()) return p;
-    if (auto p = summary_problem(sum["roofline"], "summary.roofline"); !p.empty()) return p;
-    for (const char* key : {"ttft_s", "e2e_latency_s"}) {
-        if (sum["roofline"][key].get<double>() > sum[key].get<double>() * (1 + 1e-9)) {
-            return std::string("the roofline ") + key + " exceeds the expected one";
-        }
-    }
-
-    const Json& m = r["memory"];
-    const double parts = m["weights_bytes"].get<double>() + m["kv_cache_bytes"].get<double>() +
-                         m["activation_bytes"].get<double>();
-    const double total = m["total_bytes"].get<double>();
-    if (std::abs(parts - total) > 1e-9 * total) return "memory parts do not sum to the total";
-    if (r["phases"]["decode"]["steps"].get<double>() != output - 1) return "decode steps != output - 1";
+    const std::string kind = r["workload"].get<std::string>();
+    if (auto p = kind == "training" ? training_problem(r) : inference_problem(r); !p.empty()) return p;
 
     // The mapping: every chip used counted once, every layer in one stage, every group's
     // spans multiplying to its size.
     const Json& par = r["scenario"]["parallelism"];
     const double used = par["tp"].get<double>() * par["cp"].get<double>() * par["dp"].get<double>() *
                         par["pp"].get<double>();
-    if (sum["chips"].get<double>() != used) return "summary.chips is not tp · cp · dp · pp";
+    if (r["summary"]["chips"].get<double>() != used) return "summary.chips is not tp · cp · dp · pp";
     if (used > r["scenario"]["system"]["count"].get<double>()) return "more chips used than the system has";
     double layers = 0;
     for (const Json& n : r["pipeline"]["stage_layers"]) layers += n.get<double>();
     if (r["pipeline"]["stages"] != par["pp"]) return "pipeline.stages is not pp";
+    const Json& sum = r["summary"];
     const Json& model = r["scenario"]["model"];
     double model_layers = 0;
     if (model.contains("layers")) {

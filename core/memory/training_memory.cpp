@@ -1,0 +1,107 @@
+#include "memory/training_memory.hpp"
+
+#include <algorithm>
+
+#include "model/layer_shard.hpp"
+#include "model/params.hpp"
+
+namespace envelope {
+
+namespace {
+
+constexpr double kActivationBytes = 2;  // bf16/fp16 activations (fp8 recipes keep 16-bit copies)
+
+// Bytes one layer keeps for its backward pass, for one micro-batch on one chip.
+double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, double tokens, double seq) {
+    const Parallelism& par = in.parallelism;
+    const TrainingWorkload& w = in.workload;
+    const double t = static_cast<double>(par.tp);
+    const double sp = par.sp ? t : 1.0;  // the replicated parts, split under SP
+    const LayerShard s = shard_layer(layer, in.model.hidden, par.tp);
+    const double h = static_cast<double>(in.model.hidden);
+    const double beta = kActivationBytes;
+    const double heads = static_cast<double>(s.heads);  // per chip: a/t
+
+    if (w.recompute == Recompute::full) return beta * tokens * h / sp;  // the layer's input only
+
+    double attn = beta * tokens * h / sp + beta * tokens * static_cast<double>(s.q_dim + 2 * s.kv_dim) +
+                  beta * tokens * static_cast<double>(s.q_dim);
+    const bool keeps_scores = !w.flash_attention && w.recompute == Recompute::none;
+    if (w.flash_attention) attn += 4 * tokens * heads;
+    // The softmax output (2 B a score) feeds P·V and the softmax backward; with dropout, its
+    // mask (1 B) and output (2 B) too: 5 bytes a score (Korthikanti et al. 2022 §4.1).
+    if (keeps_scores) attn += (w.dropout ? 5 : 2) * heads * seq * tokens;
+    const double ffn = static_cast<double>(s.ffn);
+    const double mlp = beta * tokens * h / sp + beta * tokens * ffn * (layer.ffn.gated ? 2 : 1) + beta * tokens * ffn;
+    const double norms = 2 * beta * tokens * h / sp;
+    double masks = 0;
+    if (w.dropout) masks = 2 * tokens * h / sp;  // after the attention and after the MLP
+    return attn + mlp + norms + masks;
+}
+
+// Layer activations a full-recompute backward rebuilds at once: one layer's whole set.
+double recompute_working_set(const TrainingMemoryInput& in, double tokens, double seq) {
+    TrainingWorkload w = in.workload;
+    w.recompute = Recompute::none;
+    const TrainingMemoryInput none{in.model, in.stage, in.parallelism, w, in.chip, in.micro_batches};
+    double largest = 0;
+    for (const LayerGroup& g : in.stage.groups) largest = std::max(largest, layer_activations(g.layer, none, tokens, seq));
+    return largest;
+}
+
+double micro_batches_in_flight(const TrainingMemoryInput& in) {
+    const Parallelism& p = in.parallelism;
+    const double m = static_cast<double>(in.micro_batches);
+    const double pp = static_cast<double>(p.pp);
+    const double i = static_cast<double>(in.stage.index);
+    switch (p.schedule) {
+        case PipelineSchedule::gpipe: return m;
+        case PipelineSchedule::one_f_one_b:
+        case PipelineSchedule::zero_bubble: return std::min(pp - i, m);
+        case PipelineSchedule::interleaved_1f1b:
+            return std::min(m, (pp - i) + (pp - 1) / static_cast<double>(p.virtual_stages));
+    }
+    return m;
+}
+
+}  // namespace
+
+TrainingMemory training_memory(const TrainingMemoryInput& in) {
+    const Parallelism& par = in.parallelism;
+    const TrainingWorkload& w = in.workload;
+    const double dp = static_cast<double>(par.dp * par.cp);  // the optimizer's shards: DP × CP (step.hpp)
+    TrainingMemory mem;
+    mem.stage = in.stage.index;
+
+    const ParamCount params = count_slice_params(in.model, in.stage.groups, in.stage.first, in.stage.last, par.tp);
+    const double psi = params.total();
+    double largest_layer = 0;  // a ZeRO-3 chip gathers one layer while prefetching the next
+    for (const LayerGroup& g : in.stage.groups) {
+        largest_layer = std::max(largest_layer, count_group_params(LayerGroup{g.layer, 1}, in.model.hidden, par.tp).total());
+    }
+    mem.weights_bytes = par.zero >= 3 ? 2 * psi / dp + 2 * 2 * largest_layer : 2 * psi;
+    mem.gradient_bytes = par.zero >= 2 ? 4 * psi / dp : 4 * psi;
+    mem.optimizer_bytes = par.zero >= 1 ? 12 * psi / dp : 12 * psi;
+
+    const double seq = static_cast<double>(w.seq_len);
+    const double tokens = static_cast<double>(w.micro_batch) * seq / static_cast<double>(par.cp);
+    double per_micro_batch = 0;
+    for (const LayerGroup& g : in.stage.groups) {
+        per_micro_batch += static_cast<double>(g.count) * layer_activations(g.layer, in, tokens, seq);
+    }
+    mem.activations_per_micro_batch = per_micro_batch;
+    mem.in_flight = micro_batches_in_flight(in);
+    mem.activation_bytes = per_micro_batch * mem.in_flight;
+    if (w.recompute == Recompute::full) mem.activation_bytes += recompute_working_set(in, tokens, seq);
+    if (in.stage.last) {
+        const double vocab = static_cast<double>((in.model.vocab + par.tp - 1) / par.tp);
+        mem.activation_bytes += 4 * tokens * vocab;
+    }
+
+    mem.total_bytes = mem.weights_bytes + mem.gradient_bytes + mem.optimizer_bytes + mem.activation_bytes;
+    mem.capacity_bytes = in.chip.hbm_gb * 1e9;
+    mem.fits = mem.total_bytes <= mem.capacity_bytes;
+    return mem;
+}
+
+}  // namespace envelope

@@ -1,0 +1,59 @@
+#pragma once
+// Memory one chip of one pipeline stage needs to train: the model state and the
+// activations the micro-batches in flight keep for their backward pass.
+#include <cstdint>
+
+#include "hardware/chip.hpp"
+#include "model/model.hpp"
+#include "parallel/parallelism.hpp"
+#include "parallel/stages.hpp"
+#include "workload/training.hpp"
+
+namespace envelope {
+
+struct TrainingMemory {
+    int64_t stage = 0;
+    double weights_bytes = 0;
+    double gradient_bytes = 0;
+    double optimizer_bytes = 0;
+    double activation_bytes = 0;     // all micro-batches in flight
+    double activations_per_micro_batch = 0;
+    double in_flight = 0;            // micro-batches (or their equivalent) whose activations are held
+    double total_bytes = 0;
+    double capacity_bytes = 0;
+    bool fits = true;
+};
+
+struct TrainingMemoryInput {
+    const Model& model;
+    const Stage& stage;
+    const Parallelism& parallelism;
+    const TrainingWorkload& workload;
+    const Chip& chip;
+    int64_t micro_batches = 1;   // per step (gradient accumulation)
+};
+
+// Model state per chip, with Ψ the stage's parameters on one chip (model/params.hpp) and d
+// the data-parallel degree (Rajbhandari et al. 2020 §5; Megatron-LM's distributed
+// optimizer, docs/user-guide/features/dist_optimizer.md; d counts the CP chips too, which
+// hold the same parameters):
+//   weights     2·Ψ (bf16/fp16), ZeRO-3: 2·Ψ/d plus two layers gathered
+//   gradients   4·Ψ fp32 main gradients, ZeRO-2 and 3: 4·Ψ/d
+//   optimizer   Adam: fp32 master weights, m and v, 12·Ψ, ZeRO-1 and up: 12·Ψ/d
+// Activations per layer and micro-batch (Korthikanti et al. 2022 §4, generalised to GQA,
+// gated MLPs and FlashAttention; T = b·s/cp tokens on the chip, t = TP, β = 2 bytes, the
+// sequence-parallel parts ÷ t under SP):
+//   attention  β·T·h (QKV input) + β·T·(q + 2kv)/t (Q, K, V) + β·T·q/t (its output)
+//              + FlashAttention: 4·T·a/t (fp32 row statistics) | unfused: 2·a·s·T/t (the
+//              softmax output), 5·a·s·T/t with dropout (its mask and output too)
+//   MLP        β·T·h (input) + β·T·f·(2 gated | 1)/t (up/gate outputs) + β·T·f/t (down input)
+//   norms      2 · β·T·h;     dropout masks (when kept): 2·T·h
+// selective recompute drops the attention core's saved scores (nothing more with
+// FlashAttention); full recompute keeps each layer's input (β·T·h, ÷ t under SP) and one
+// layer's whole set while it recomputes. Micro-batches in flight on stage i of p
+// (Korthikanti et al. 2022 §4.2.3): 1F1B min(p − i, m); interleaved with v chunks
+// (p − i) + (p − 1)/v; GPipe m; ZB-H1 as 1F1B. The last stage adds the fp32 logits of one micro-batch
+// (4·T·V/t).
+TrainingMemory training_memory(const TrainingMemoryInput& in);
+
+}  // namespace envelope

@@ -1,0 +1,116 @@
+// The backward pass of a stage, derived op by op from its forward pass: ops/backward.hpp.
+#include "ops/backward.hpp"
+
+#include "ops/builders.hpp"
+
+namespace envelope {
+
+namespace {
+
+// The format gradients flow in between ops (the residual format), and the format the
+// weight gradients accumulate in: fp32 main gradients (Megatron-LM's
+// gradient_accumulation_fusion; DeepSpeed's fp32 gradient partitions).
+constexpr double kMainGradBytes = 4;
+
+// C = A·B forward (A: [m × k] activations, B: [k × n] weights). Backward:
+//   dgrad  dA = dC · Bᵀ   [m × n]·[n × k]: reads B and dC, writes dA
+//   wgrad  dB = Aᵀ · dC   [k × m]·[m × n]: reads A and dC, accumulates dB in fp32
+// each 2·m·k·n FLOPs (Narayanan et al. 2021 §5.1: backward = 2 × forward).
+void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
+    const double m = f.shape.m, n = f.shape.n, k = f.shape.k;
+    const double in_bytes = f.traffic.activations_read.base / (m * k);  // per input element
+    Op dgrad = f;
+    dgrad.variant = "dgrad";
+    dgrad.flops = constant(2 * m * k * n);
+    dgrad.shape = MatmulShape{m, k, n};
+    dgrad.traffic = Traffic{};
+    dgrad.traffic.weights_read = f.traffic.weights_read;
+    dgrad.traffic.activations_read = constant(m * n * grad_bytes);
+    dgrad.traffic.activations_written = constant(m * k * grad_bytes);
+    out.push_back(dgrad);
+
+    Op wgrad = f;
+    wgrad.variant = "wgrad";
+    wgrad.flops = f.flops;  // 2·m·k·n, and the bias gradient's m·n sums when there is one
+    wgrad.shape = MatmulShape{k, n, m};
+    wgrad.traffic = Traffic{};
+    wgrad.traffic.activations_read = constant(m * k * in_bytes + m * n * grad_bytes);
+    wgrad.traffic.weights_read = constant(k * n * kMainGradBytes);     // accumulate into the fp32
+    wgrad.traffic.activations_written = constant(k * n * kMainGradBytes);  // main gradient
+    out.push_back(wgrad);
+}
+
+// Fused attention backward (FlashAttention-2, Dao 2023 §3.2): Q·Kᵀ recomputed, then dV,
+// dP, dQ and dK: five GEMMs of the forward's two, 2.5 × its FLOPs. It reads Q, K, V, O
+// and dO (and the row statistics) and writes dQ, dK, dV.
+void attention_backward(const Op& f, std::vector<Op>& out) {
+    Op b = f;
+    b.variant = "backward";
+    b.flops = 2.5 * f.flops;
+    b.traffic = Traffic{};
+    b.traffic.kv_read = f.traffic.kv_read;
+    b.traffic.activations_read = 2 * f.traffic.activations_read + f.traffic.activations_written;  // Q, dO, O
+    b.traffic.activations_written = f.traffic.activations_read + f.traffic.kv_read;              // dQ, dK, dV
+    out.push_back(b);
+}
+
+// An elementwise or reduction op backward reads the output gradient and its saved input
+// and writes the input gradient: its traffic mirrored, twice its FLOPs.
+void vector_backward(const Op& f, std::vector<Op>& out) {
+    Op b = f;
+    b.variant = "backward";
+    b.flops = 2 * f.flops;
+    b.traffic = Traffic{};
+    b.traffic.weights_read = f.traffic.weights_read;
+    b.traffic.activations_read = f.traffic.activations_read + f.traffic.activations_written + f.traffic.kv_written;
+    b.traffic.activations_written = f.traffic.activations_read;
+    out.push_back(b);
+}
+
+// The collective that carries the gradients of a forward collective back: an all-reduce
+// is its own conjugate (Megatron's f and g operators), a reduce-scatter's is an
+// all-gather and the other way round, a stage's hand-off sends the gradient back.
+void collective_backward(const Op& f, std::vector<Op>& out) {
+    Op b = f;
+    b.variant = "backward";
+    if (f.collective == CollectiveKind::reduce_scatter) b.collective = CollectiveKind::all_gather;
+    if (f.collective == CollectiveKind::all_gather) b.collective = CollectiveKind::reduce_scatter;
+    out.push_back(b);
+}
+
+bool recomputed(const Op& f, Recompute r) {
+    if (!f.layer || r == Recompute::none) return false;
+    if (r == Recompute::full) return true;
+    // Selective (Korthikanti et al. 2022 §5): the attention core only.
+    return f.cls == OpClass::attention || std::string_view(f.name) == "attn_scores" ||
+           std::string_view(f.name) == "softmax" || std::string_view(f.name) == "attn_context";
+}
+
+}  // namespace
+
+std::vector<Op> lower_backward(const std::vector<Op>& forward, Recompute recompute, Precision gradients) {
+    std::vector<Op> out;
+    out.reserve(2 * forward.size());
+    for (const Op& f : forward) {
+        if (recomputed(f, recompute)) {
+            Op again = f;
+            again.variant = "recompute";
+            out.push_back(again);
+        }
+    }
+    const double grad_bytes = bytes_per_element(gradients);
+    for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
+        const Op& f = *it;
+        switch (f.cls) {
+            case OpClass::matmul: matmul_backward(f, grad_bytes, out); break;
+            case OpClass::attention: attention_backward(f, out); break;
+            case OpClass::vector:
+            case OpClass::lookup: vector_backward(f, out); break;
+            case OpClass::collective: collective_backward(f, out); break;
+            case OpClass::host: break;
+        }
+    }
+    return out;
+}
+
+}  // namespace envelope

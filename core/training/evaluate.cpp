@@ -1,0 +1,219 @@
+#include "training/evaluate.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/format.hpp"
+#include "model/params.hpp"
+#include "ops/backward.hpp"
+#include "ops/lower.hpp"
+#include "perf/context_sum.hpp"
+#include "training/check.hpp"
+#include "training/flops.hpp"
+#include "training/step.hpp"
+
+namespace envelope {
+
+namespace {
+
+const Engine kFramework{};
+
+// The formats of a mixed-precision step: GEMM inputs (weights and activations) in the
+// workload's format, everything between the GEMMs in 16 bits (fp8 recipes keep the
+// residual stream, norms and gradients in bf16).
+PrecisionPlan plan_of(const TrainingWorkload& w) {
+    PrecisionPlan p;
+    p.weights = p.activations = w.precision;
+    p.residual = default_residual(w.precision);
+    p.kv_cache = p.residual;
+    return p;
+}
+
+std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& plan) {
+    const TrainingWorkload& w = s.workload.training;
+    const Pass pass = training_pass(w.micro_batch, w.seq_len, s.parallelism.cp);
+    std::vector<StageOps> out;
+    for (Stage& stage : split_stages(s.model, s.parallelism)) {
+        StageOps ops{std::move(stage), {}, {}};
+        ops.forward = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, plan, pass, kFramework, w.flash_attention});
+        ops.backward = lower_backward(ops.forward, w.recompute, plan.residual);
+        out.push_back(std::move(ops));
+    }
+    return out;
+}
+
+// Per-op reports of one micro-batch, every stage; total_time_s covers the step's m.
+PhaseReport phase_of(const char* name, const std::vector<StageOps>& stages, bool forward, const Placement& placement,
+                     const TimingContext& ctx, double m) {
+    PhaseReport phase;
+    phase.name = name;
+    phase.steps = 1;
+    for (const StageOps& st : stages) {
+        for (const Op& op : forward ? st.forward : st.backward) {
+            if (op.cls == OpClass::host) continue;
+            const Spans* spans = op.cls == OpClass::collective ? &placement.of(op.dim).spans : nullptr;
+            const TimeSum t = time_at(roofs_of(op, spans, ctx), 0);
+            OpReport r;
+            r.name = op.name;
+            r.variant = op.variant;
+            r.cls = op.cls;
+            r.precision = op.precision;
+            r.stage = st.stage.index;
+            r.count = op.count;
+            r.bound = t.dominant();
+            r.time_s = t.total_s;
+            r.total_time_s = t.total_s * op.count * m;
+            r.flops = op.flops.base;
+            r.bytes_read = op.traffic.read().base;
+            r.bytes_written = op.traffic.written().base;
+            r.network_bytes = op.message_bytes.base;
+            r.dim = op.dim;
+            r.total_network_bytes = r.network_bytes * op.count * m;
+            if (spans) {
+                r.algorithm = group_collective(op.collective, *spans, op.message_bytes.base, ctx.engine.collectives).algorithm;
+                phase.communication_s += r.total_time_s;
+            }
+            phase.flops += r.flops * op.count * m;
+            phase.bytes += (r.bytes_read + r.bytes_written) * op.count * m;
+            phase.ops.push_back(r);
+        }
+    }
+    const double n = static_cast<double>(stages.size());
+    phase.flops /= n;
+    phase.bytes /= n;
+    phase.communication_s /= n;
+    return phase;
+}
+
+TrainingSummary summarize(const Scenario& s, const StepTime& step, int64_t m) {
+    const TrainingWorkload& w = s.workload.training;
+    const Parallelism& par = s.parallelism;
+    TrainingSummary sum;
+    sum.chips = par.chips();
+    sum.replicas = par.dp;
+    sum.micro_batches = m;
+    sum.params = count_params(s.model).total();
+    sum.step_time_s = step.step_s;
+    sum.tokens_per_step = static_cast<double>(w.global_batch) * static_cast<double>(w.seq_len);
+    sum.tokens_per_s = sum.tokens_per_step / step.step_s;
+    sum.tokens_per_s_per_chip = sum.tokens_per_s / static_cast<double>(sum.chips);
+    const TrainingFlops flops = training_flops(s.model, w);
+    sum.model_flops = flops.model;
+    sum.hardware_flops = flops.hardware;
+    const double chip_seconds = step.step_s * static_cast<double>(sum.chips);
+    sum.model_tflops_per_chip = flops.model / chip_seconds / 1e12;
+    sum.hardware_tflops_per_chip = flops.hardware / chip_seconds / 1e12;
+    const double peak = s.system.chip.peak(w.precision).value_or(0);
+    sum.mfu = peak > 0 ? sum.model_tflops_per_chip / peak : 0;
+    sum.hfu = peak > 0 ? sum.hardware_tflops_per_chip / peak : 0;
+    if (w.train_tokens > 0) {
+        sum.train_time_s = w.train_tokens / sum.tokens_per_s;
+        sum.chip_hours = *sum.train_time_s * static_cast<double>(sum.chips) / 3600;
+    }
+    sum.critical_stage = step.critical_stage;
+    const StageStep& c = step.stages[static_cast<std::size_t>(step.critical_stage)];
+    const double md = static_cast<double>(m);
+    TrainingBreakdown& b = sum.breakdown;
+    b.compute_s = md * c.compute_s;
+    b.tp_s = md * c.tp_s;
+    b.cp_s = md * c.cp_s;
+    b.pp_s = md * c.pp_s;
+    b.zero3_s = md * c.zero3_s;
+    b.bubble_s = step.bubble_s;
+    const double pipeline_rest = step.pipeline_s - (b.compute_s + b.tp_s + b.cp_s + b.pp_s + b.zero3_s + b.bubble_s);
+    b.compute_s += pipeline_rest;  // rounding only: the parts of T_critical add up to it
+    double tail = 0;
+    for (const StageStep& r : step.stages) {
+        if (r.dp_s + r.optimizer_s >= tail) {
+            tail = r.dp_s + r.optimizer_s;
+            b.dp_s = r.dp_s;
+            b.optimizer_s = r.optimizer_s;
+        }
+    }
+    return sum;
+}
+
+void add_warnings(const Scenario& s, const std::vector<TrainingMemory>& memory, std::vector<std::string>& out) {
+    const TrainingMemory& worst = *std::max_element(memory.begin(), memory.end(), [](const auto& a, const auto& b) {
+        return a.total_bytes - a.capacity_bytes < b.total_bytes - b.capacity_bytes;
+    });
+    if (!worst.fits) {
+        const std::pair<const char*, double> parts[] = {{"activations", worst.activation_bytes},
+                                                        {"optimizer states", worst.optimizer_bytes},
+                                                        {"gradients", worst.gradient_bytes},
+                                                        {"weights", worst.weights_bytes}};
+        const auto biggest = *std::max_element(std::begin(parts), std::end(parts),
+                                               [](const auto& a, const auto& b) { return a.second < b.second; });
+        out.push_back("does not fit: " + format_gb(worst.total_bytes) + " needed per chip on pipeline stage " +
+                      std::to_string(worst.stage) + ", " + format_gb(worst.capacity_bytes) + " available; the largest part is " +
+                      biggest.first + " (" + format_gb(biggest.second) + ")");
+    }
+    if (!s.system.network_note.empty()) out.push_back(s.system.network_note);
+    const int64_t used = s.parallelism.chips();
+    if (s.system.count > used) {
+        out.push_back(std::to_string(s.system.count - used) + " of " + std::to_string(s.system.count) +
+                      " chips are idle: tp × cp × dp × pp = " + std::to_string(used));
+    }
+    if (s.model.max_seq_len > 0 && s.workload.training.seq_len > s.model.max_seq_len) {
+        out.push_back("seq_len " + std::to_string(s.workload.training.seq_len) + " exceeds the context " + s.model.name +
+                      " was trained for (" + std::to_string(s.model.max_seq_len) + ")");
+    }
+}
+
+}  // namespace
+
+Result evaluate_training(const Scenario& s) {
+    const TrainingWorkload& w = s.workload.training;
+    const PrecisionPlan plan = plan_of(w);
+    const std::vector<StageOps> stages = lower_training(s, plan);
+    const Placement placement = place(s.parallelism, s.system.network);
+    const int64_t m = training_micro_batches(s);
+    const StepTime step = training_step(s, stages, placement, m);
+
+    Result r;
+    r.kind = WorkloadKind::training;
+    r.training = summarize(s, step, m);
+    r.pipeline.stages = static_cast<int64_t>(stages.size());
+    r.pipeline.micro_batches = m;
+    r.pipeline.micro_batch = w.micro_batch;
+    r.pipeline.stage_layers = layers_per_stage(s.model, s.parallelism);
+    r.pipeline.virtual_stages = s.parallelism.virtual_stages;
+    r.pipeline.schedule = s.parallelism.schedule;
+
+    const TimingContext ctx{s.system.chip, kFramework, TimingModel::expected};
+    const double md = static_cast<double>(m);
+    r.phases.push_back(phase_of("forward", stages, true, placement, ctx, md));
+    r.phases.push_back(phase_of("backward", stages, false, placement, ctx, md));
+    // The critical stage's passes over the step's micro-batches, and what of their
+    // communication stays exposed.
+    const StageStep& c = step.stages[static_cast<std::size_t>(step.critical_stage)];
+    r.phases[0].time_s = md * c.forward_s;
+    r.phases[0].exposed_communication_s = md * (c.forward_s - c.forward_compute_s);
+    r.phases[1].time_s = md * c.backward_s;
+    r.phases[1].exposed_communication_s = md * (c.backward_s - c.backward_compute_s);
+
+    for (const StageOps& st : stages) {
+        r.training_memory.push_back(
+            training_memory(TrainingMemoryInput{s.model, st.stage, s.parallelism, w, s.system.chip, m}));
+    }
+    add_warnings(s, r.training_memory, r.warnings);
+
+    // Network per dimension: the step's collectives of every stage (mean per chip), and the
+    // data-parallel synchronisation of the critical stage.
+    for (const DimensionPlacement& d : placement.dims) {
+        if (d.size <= 1) continue;
+        DimensionReport rep{d.dim, d.size, d.stride, d.spans, 0, 0};
+        for (const PhaseReport& phase : r.phases) {
+            for (const OpReport& op : phase.ops) {
+                if (op.cls != OpClass::collective || op.dim != d.dim) continue;
+                rep.bytes += op.total_network_bytes / static_cast<double>(stages.size());
+                rep.time_s += op.total_time_s / static_cast<double>(stages.size());
+            }
+        }
+        if (d.dim == ParallelDim::dp) rep.time_s += r.training.breakdown.dp_s;
+        r.network.push_back(std::move(rep));
+    }
+    return r;
+}
+
+}  // namespace envelope

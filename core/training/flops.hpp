@@ -1,0 +1,25 @@
+#pragma once
+// FLOPs of one training step, by the conventions published numbers use. Per token and
+// layer, forward + backward (Narayanan et al. 2021 §5.1; Megatron-LM
+// num_floating_point_operations, generalised to GQA and gated MLPs):
+//   linear     6 · [h·(q + 2·kv) + q·h + h·f·(3 gated | 2)]
+//   attention  12 · q · s       (QKᵀ and P·V over the whole sequence, the causal mask not
+//                                halved: the convention of Korthikanti et al. 2022 eq. 7,
+//                                PaLM and FlashAttention-2's MFU tables)
+//   logits     6 · h · V        (once per model)
+// Model FLOPs (MFU) count these. Hardware FLOPs (HFU; Narayanan et al. 2021 count them in
+// their TFLOP/s) add what recomputation runs again: full recompute one more forward of every
+// layer (2·[…] + 4·q·s), selective the attention core's forward (4·q·s).
+#include "model/model.hpp"
+#include "workload/training.hpp"
+
+namespace envelope {
+
+struct TrainingFlops {
+    double model = 0;     // per step, whole job
+    double hardware = 0;  // with recomputation
+};
+
+TrainingFlops training_flops(const Model& m, const TrainingWorkload& w);
+
+}  // namespace envelope

@@ -1,0 +1,144 @@
+#include "training/step.hpp"
+
+#include <algorithm>
+
+#include "model/params.hpp"
+#include "perf/context_sum.hpp"
+#include "perf/roofline.hpp"
+
+namespace envelope {
+
+namespace {
+
+// Training runs the collective library's own algorithms and big kernels: no serving
+// engine's custom all-reduce or host overheads.
+const Engine kFramework{};
+
+struct PassTimes {
+    double compute = 0;
+    double gemm = 0;       // matmul ops, what TP communication can hide behind
+    double attention = 0;  // what the CP ring hides behind
+    double tp = 0, cp = 0, pp = 0;
+    double wgrad = 0;      // weight-gradient GEMMs: what a zero-bubble schedule defers
+};
+
+double seconds(const Op& op, const Placement& placement, const TimingContext& ctx) {
+    const Spans* spans = op.cls == OpClass::collective ? &placement.of(op.dim).spans : nullptr;
+    return time_at(roofs_of(op, spans, ctx), 0).total_s * op.count;
+}
+
+PassTimes time_pass(const std::vector<Op>& ops, const Placement& placement, const TimingContext& ctx) {
+    PassTimes t;
+    for (const Op& op : ops) {
+        const double s = seconds(op, placement, ctx);
+        if (op.cls != OpClass::collective) {
+            t.compute += s;
+            if (op.cls == OpClass::matmul) t.gemm += s;
+            if (std::string_view(op.variant) == "wgrad") t.wgrad += s;
+            if (op.cls == OpClass::attention || std::string_view(op.name) == "attn_scores" ||
+                std::string_view(op.name) == "attn_context") {
+                t.attention += s;
+            }
+            continue;
+        }
+        if (op.dim == ParallelDim::tp) t.tp += s;
+        if (op.dim == ParallelDim::cp) t.cp += s;
+        if (op.dim == ParallelDim::pp) t.pp += s;
+    }
+    return t;
+}
+
+double collective_time(CollectiveKind kind, const Spans& spans, double bytes) {
+    return group_collective(kind, spans, bytes, kFramework.collectives).cost.time(bytes);
+}
+
+}  // namespace
+
+StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, const Placement& placement,
+                       int64_t micro_batches) {
+    const TrainingWorkload& w = s.workload.training;
+    const Parallelism& par = s.parallelism;
+    const TimingContext ctx{s.system.chip, kFramework, TimingModel::expected};
+    // Gradients are reduced (and the optimizer sharded) over the data-parallel and the
+    // context-parallel chips together: a CP group holds the same parameters (Megatron-LM's
+    // data-parallel group "with CP"). With the default order the two are adjacent.
+    const Spans dp_spans = par.cp > 1 ? place_group(s.system.network, par.cp * par.dp, placement.of(ParallelDim::cp).stride)
+                                      : placement.of(ParallelDim::dp).spans;
+    const double dp = static_cast<double>(par.dp * par.cp);
+    const double m = static_cast<double>(micro_batches);
+    const double bucket = std::max(40e6, 1e6 * dp);  // parameters per gradient bucket
+
+    StepTime out;
+    for (const StageOps& st : stages) {
+        const PassTimes f = time_pass(st.forward, placement, ctx);
+        const PassTimes b = time_pass(st.backward, placement, ctx);
+        StageStep r;
+        r.compute_s = f.compute + b.compute;
+        r.forward_compute_s = f.compute;
+        r.backward_compute_s = b.compute;
+        const double tp_f = w.tp_comm_overlap ? std::max(0.0, f.tp - f.gemm) : f.tp;
+        const double tp_b = w.tp_comm_overlap ? std::max(0.0, b.tp - b.gemm) : b.tp;
+        const double cp_f = std::max(0.0, f.cp - f.attention);
+        const double cp_b = std::max(0.0, b.cp - b.attention);
+        r.tp_s = tp_f + tp_b;
+        r.cp_s = cp_f + cp_b;
+        // Interleaved stages hand each micro-batch on once per chunk they hold.
+        const double chunks = par.schedule == PipelineSchedule::interleaved_1f1b ? par.virtual_stages : 1;
+        r.pp_s = (f.pp + b.pp) * chunks;
+        r.forward_s = f.compute + tp_f + cp_f + f.pp * chunks;
+        r.backward_s = b.compute + tp_b + cp_b + b.pp * chunks;
+        r.wgrad_s = b.wgrad;
+
+        const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp).total();
+        const double bytes = 2 * psi;  // bf16 gradients and parameters
+        const double buckets = std::max(1.0, psi / bucket);
+        const bool replicated = par.dp * par.cp > 1;
+        if (replicated && par.zero >= 3) {
+            const double layers = std::max<double>(1, static_cast<double>(st.stage.layers()));
+            const double gather = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
+            const double scatter = collective_time(CollectiveKind::reduce_scatter, dp_spans, bytes);
+            const double zf = std::max(gather / layers, gather - f.compute);
+            const double zb = std::max((gather + scatter) / layers, gather + scatter - b.compute);
+            r.zero3_s = zf + zb;
+            r.forward_s += zf;
+            r.backward_s += zb;
+        } else if (replicated) {
+            const bool sharded = par.zero >= 1;
+            const double reduce = collective_time(sharded ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
+                                                  dp_spans, bytes);
+            r.dp_s = w.overlap_grad_reduce ? std::max(reduce / buckets, reduce - r.backward_s) : reduce;
+            if (sharded) {
+                const double gather = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
+                r.dp_s += w.overlap_param_gather ? std::max(gather / buckets, gather - r.forward_s) : gather;
+            }
+        }
+        const double shard = par.zero >= 1 ? psi / dp : psi;
+        r.optimizer_s = 30 * shard / (s.system.chip.hbm_tb_s * 1e12 * s.system.chip.memory_efficiency);
+        out.stages.push_back(r);
+    }
+
+    double sum = 0, slowest = 0, tail = 0, slowest_wgrad = 0;
+    for (std::size_t i = 0; i < out.stages.size(); ++i) {
+        const StageStep& r = out.stages[i];
+        const double t = r.forward_s + r.backward_s;
+        sum += t;
+        if (t > slowest) {
+            slowest = t;
+            slowest_wgrad = r.wgrad_s;
+            out.critical_stage = static_cast<int64_t>(i);
+        }
+        tail = std::max(tail, r.dp_s + r.optimizer_s);
+    }
+    const double v = par.schedule == PipelineSchedule::interleaved_1f1b ? static_cast<double>(par.virtual_stages) : 1.0;
+    // ZB-H1 fills the bubble with deferred weight gradients: (p−1)(t_F + t_B − t_W) instead
+    // of (p−1)(t_F + t_B) (Qi et al. 2024, the ZB-H1 row of their schedule table).
+    const double fill = par.schedule == PipelineSchedule::zero_bubble && slowest > 0
+                            ? (slowest - slowest_wgrad) / slowest
+                            : 1.0;
+    out.pipeline_s = m * slowest + (sum - slowest) * fill / v;
+    out.bubble_s = out.pipeline_s - m * slowest;
+    out.step_s = out.pipeline_s + tail;
+    return out;
+}
+
+}  // namespace envelope

@@ -1,0 +1,193 @@
+// Training: activation memory against Korthikanti et al. 2022's formulas, the pipeline
+// schedules' bubbles, ZeRO memory by stage, the FLOP conventions, and one small step by hand.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "common/error.hpp"
+#include "evaluate.hpp"
+#include "fixtures.hpp"
+#include "io/scenario_json.hpp"
+#include "memory/training_memory.hpp"
+#include "model/params.hpp"
+#include "presets/registry.hpp"
+#include "training/evaluate.hpp"
+#include "training/flops.hpp"
+#include "training/step.hpp"
+
+using namespace envelope;
+
+namespace {
+
+Model gpt3() { return parse_model(*find_preset(PresetKind::model, "gpt-3-175b"), "model"); }
+
+// One stage of GPT-3 175B: `layers` layers, neither end.
+TrainingMemory gpt3_layers(int64_t layers, int64_t tp, bool sp, Recompute r, bool flash) {
+    static const Model m = gpt3();
+    Stage stage;
+    stage.first = stage.last = false;
+    stage.groups = {LayerGroup{m.groups[0].layer, layers}};
+    Parallelism p;
+    p.tp = tp;
+    p.sp = sp;
+    TrainingWorkload w;
+    w.seq_len = 2048;
+    w.micro_batch = 1;
+    w.recompute = r;
+    w.flash_attention = flash;
+    w.dropout = true;
+    const Chip chip = test::round_chip();
+    return training_memory(TrainingMemoryInput{m, stage, p, w, chip, 1});
+}
+
+Scenario tiny_training(int64_t dp, int zero) {
+    Scenario s = test::tiny_scenario(1, 1, 16, 1);
+    s.system = test::round_system(dp);
+    s.parallelism.dp = dp;
+    s.parallelism.zero = zero;
+    s.workload.kind = WorkloadKind::training;
+    TrainingWorkload& w = s.workload.training;
+    w.seq_len = 16;
+    w.global_batch = dp;
+    w.micro_batch = 1;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("activation memory per layer reproduces Korthikanti et al. 2022 Table 2 for GPT-3 175B") {
+    // s = 2048, b = 1, h = 12288, a = 96, t = 8, 16-bit activations with dropout masks.
+    const double sbh = 2048.0 * 12288;
+    const double scores = 5.0 * 96 * 2048 / 12288;  // 5as/h
+    const double t = 8;
+    // TP only: sbh·(10 + 24/t + 5as/(ht)).
+    CHECK(gpt3_layers(1, 8, false, Recompute::none, false).activations_per_micro_batch ==
+          doctest::Approx(sbh * (10 + 24 / t + scores / t)));
+    // TP + SP: sbh·(34/t + 5as/(ht)).
+    CHECK(gpt3_layers(1, 8, true, Recompute::none, false).activations_per_micro_batch ==
+          doctest::Approx(sbh * (34 / t + scores / t)));
+    // TP + SP + selective recompute: sbh·34/t = 106.95 MB per layer.
+    CHECK(gpt3_layers(1, 8, true, Recompute::selective, false).activations_per_micro_batch ==
+          doctest::Approx(sbh * 34 / t));
+    // Full recompute keeps each layer's input: 2·sbh (÷ t under SP).
+    CHECK(gpt3_layers(12, 8, false, Recompute::full, false).activations_per_micro_batch ==
+          doctest::Approx(12 * 2 * sbh));
+    // No parallelism: sbh·(34 + 5as/h).
+    CHECK(gpt3_layers(1, 1, false, Recompute::none, false).activations_per_micro_batch ==
+          doctest::Approx(sbh * (34 + scores)));
+}
+
+TEST_CASE("pipeline schedules: 1F1B takes (m + p − 1)·T, interleaved (m + (p − 1)/v)·T") {
+    // Four stages whose one micro-batch takes 1 ms forward and 2 ms backward: a vector op
+    // over 1e9 (forward) or 2e9 (backward) bytes at 1 TB/s; no parameters, no data parallelism.
+    Scenario s = test::tiny_scenario(1, 1, 16, 1);
+    s.system = test::round_system(4);
+    s.parallelism.pp = 4;
+    s.workload.kind = WorkloadKind::training;
+    Op f = build_for_test::streaming_op(1e9);
+    Op b = build_for_test::streaming_op(2e9);
+    std::vector<StageOps> stages;
+    for (int64_t i = 0; i < 4; ++i) {
+        StageOps st;
+        st.stage.index = i;
+        st.stage.first = st.stage.last = false;
+        st.forward = {f};
+        st.backward = {b};
+        stages.push_back(st);
+    }
+    const Placement placement = place(s.parallelism, s.system.network);
+    const StepTime one = training_step(s, stages, placement, 8);
+    CHECK(one.pipeline_s == doctest::Approx((8 + 3) * 3e-3));
+    CHECK(one.bubble_s == doctest::Approx(3 * 3e-3));
+    s.parallelism.schedule = PipelineSchedule::interleaved_1f1b;
+    s.parallelism.virtual_stages = 2;
+    const StepTime two = training_step(s, stages, placement, 8);
+    CHECK(two.pipeline_s == doctest::Approx((8 + 1.5) * 3e-3));
+    // In-flight micro-batches on stage 0: 1F1B min(p, m) = 4; interleaved p + (p − 1)/v = 5.5.
+    Stage first;
+    first.index = 0;
+    first.first = first.last = false;
+    TrainingWorkload w;
+    w.seq_len = 16;
+    TrainingMemoryInput in{s.model, first, s.parallelism, w, s.system.chip, 8};
+    CHECK(training_memory(in).in_flight == doctest::Approx(5.5));
+    s.parallelism.schedule = PipelineSchedule::one_f_one_b;
+    s.parallelism.virtual_stages = 1;
+    CHECK(training_memory(TrainingMemoryInput{s.model, first, s.parallelism, w, s.system.chip, 8}).in_flight == 4);
+}
+
+TEST_CASE("ZeRO stages shard optimizer states, then gradients, then weights (16 → 2 + 14/d bytes …)") {
+    // The tiny model: Ψ = 32,461,824 parameters (tests/core/test_realism.cpp), 4 replicas.
+    const double psi = 32'461'824;
+    const auto memory = [&](int zero) {
+        const Scenario s = tiny_training(4, zero);
+        return evaluate_training(s).training_memory.front();
+    };
+    const TrainingMemory z0 = memory(0), z1 = memory(1), z2 = memory(2), z3 = memory(3);
+    CHECK(z0.weights_bytes == doctest::Approx(2 * psi));
+    CHECK(z0.gradient_bytes == doctest::Approx(4 * psi));
+    CHECK(z0.optimizer_bytes == doctest::Approx(12 * psi));
+    CHECK(z1.optimizer_bytes == doctest::Approx(3 * psi));   // 12Ψ / 4
+    CHECK(z1.gradient_bytes == doctest::Approx(4 * psi));
+    CHECK(z2.gradient_bytes == doctest::Approx(psi));        // 4Ψ / 4
+    CHECK(z2.weights_bytes == doctest::Approx(2 * psi));
+    // ZeRO-3: 2Ψ/4 plus two gathered layers of 15,206,400 parameters in 16 bits.
+    CHECK(z3.weights_bytes == doctest::Approx(2 * psi / 4 + 2 * 2 * 15'206'400));
+}
+
+TEST_CASE("FLOP conventions: Narayanan et al. 2021 eq. 3 with full recompute, Korthikanti eq. 7 without") {
+    const Model m = gpt3();
+    TrainingWorkload w;
+    w.seq_len = 2048;
+    w.global_batch = 1536;
+    const double B = 1536, s = 2048, L = 96, h = 12288, V = static_cast<double>(m.vocab);
+    w.recompute = Recompute::full;
+    const TrainingFlops full = training_flops(m, w);
+    // The preset's biases and a 4h FFN of 49,152 make the count exact in h², not in biases.
+    CHECK(full.hardware == doctest::Approx(96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h))).epsilon(1e-9));
+    CHECK(full.model == doctest::Approx(72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * h * L))).epsilon(1e-9));
+}
+
+TEST_CASE("a small step by hand: the MLP's up projection forward, dgrad and wgrad on the round chip") {
+    // Tiny model, one sequence of 16 tokens: up projection [16 × 1024]·[1024 × 8192] (gate
+    // and up fused). Forward and dgrad: 2·16·1024·8192 = 268,435,456 FLOPs at 10 TFLOP/s =
+    // 26.84 µs (their 16.8 MB of weights take 16.8 µs at 1 TB/s). Wgrad reads and writes the
+    // fp32 main gradient: 2 · 4 · 1024 · 8192 = 67.1 MB → 67.11 µs, memory-bound.
+    Scenario s = tiny_training(1, 0);
+    check_scenario(s);
+    const Result r = evaluate(s);
+    double forward = 0, dgrad = 0, wgrad = 0;
+    for (const OpReport& o : r.phase("forward").ops) {
+        if (std::string(o.name) == "mlp_up") forward = o.time_s;
+    }
+    for (const OpReport& o : r.phase("backward").ops) {
+        if (std::string(o.name) == "mlp_up" && std::string(o.variant) == "dgrad") dgrad = o.time_s;
+        if (std::string(o.name) == "mlp_up" && std::string(o.variant) == "wgrad") wgrad = o.time_s;
+    }
+    CHECK(forward == doctest::Approx(26.8435456e-6));
+    CHECK(dgrad == doctest::Approx(26.8435456e-6));
+    CHECK(wgrad == doctest::Approx(2 * 4 * 1024 * 8192 / 1e12 + 16 * 1024 * 2 / 1e12 + 16 * 8192 * 2 / 1e12));
+    // One micro-batch, one chip, no pipeline: the step is the forward and backward plus Adam's
+    // 30 bytes per parameter at 1 TB/s.
+    const TrainingSummary& t = r.training;
+    CHECK(t.breakdown.optimizer_s == doctest::Approx(30 * 32'461'824 / 1e12));
+    CHECK(t.step_time_s == doctest::Approx(t.breakdown.compute_s + t.breakdown.optimizer_s));
+    CHECK(t.mfu == doctest::Approx(t.model_tflops_per_chip / 10));
+}
+
+TEST_CASE("training checks name the field") {
+    Scenario s = tiny_training(2, 0);
+    s.workload.training.global_batch = 3;  // not a whole number of micro-batches on 2 replicas
+    const auto path = [](const Scenario& x) {
+        try {
+            check_scenario(x);
+        } catch (const InputError& e) {
+            return e.path();
+        }
+        return std::string("no error");
+    };
+    CHECK(path(s) == "workload.global_batch");
+    s = tiny_training(2, 0);
+    s.parallelism.virtual_stages = 2;  // without the interleaved schedule
+    CHECK(path(s) == "parallelism.virtual_stages");
+}
