@@ -6,6 +6,7 @@
 #include "common/format.hpp"
 #include "model/params.hpp"
 #include "ops/backward.hpp"
+#include "ops/fp8_casts.hpp"
 #include "ops/lower.hpp"
 #include "perf/context_sum.hpp"
 #include "training/check.hpp"
@@ -37,6 +38,7 @@ std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& pla
         StageOps ops{std::move(stage), {}, {}};
         ops.forward = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, plan, pass, kFramework, w.flash_attention});
         ops.backward = lower_backward(ops.forward, w.recompute, plan.residual);
+        add_fp8_casts(ops.forward, ops.backward);
         out.push_back(std::move(ops));
     }
     return out;
