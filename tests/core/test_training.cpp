@@ -10,6 +10,7 @@
 #include "io/scenario_json.hpp"
 #include "memory/training_memory.hpp"
 #include "model/params.hpp"
+#include "ops/fp8_casts.hpp"
 #include "presets/registry.hpp"
 #include "training/evaluate.hpp"
 #include "training/flops.hpp"
@@ -190,4 +191,33 @@ TEST_CASE("training checks name the field") {
     s = tiny_training(2, 0);
     s.parallelism.virtual_stages = 2;  // without the interleaved schedule
     CHECK(path(s) == "parallelism.virtual_stages");
+}
+
+TEST_CASE("fp8 training casts each GEMM input (and transposes it) before the GEMM") {
+    std::vector<Op> forward, backward;
+    Op gemm;
+    gemm.name = "mlp_up";
+    gemm.cls = OpClass::matmul;
+    gemm.precision = Precision::fp8;
+    gemm.shape = MatmulShape{16, 8192, 1024};  // [16 × 1024] · [1024 × 8192]
+    gemm.count = 2;
+    forward.push_back(gemm);
+    Op dgrad = gemm;
+    dgrad.variant = "dgrad";
+    dgrad.shape = MatmulShape{16, 1024, 8192};
+    backward.push_back(dgrad);
+    add_fp8_casts(forward, backward);
+    REQUIRE(forward.size() == 2);
+    // 16 · 1024 inputs: read 2 B, write 1 B twice (the tensor and its transpose).
+    CHECK(std::string(forward[0].name) == "fp8_cast");
+    CHECK(forward[0].traffic.total().at(0) == 4.0 * 16 * 1024);
+    CHECK(forward[0].count == 2);
+    REQUIRE(backward.size() == 2);
+    // The output gradient [16 × 8192] before the dgrad.
+    CHECK(backward[0].traffic.total().at(0) == 4.0 * 16 * 8192);
+    // A 16-bit GEMM gets none.
+    std::vector<Op> f16{gemm}, b16;
+    f16[0].precision = Precision::bf16;
+    add_fp8_casts(f16, b16);
+    CHECK(f16.size() == 1);
 }
