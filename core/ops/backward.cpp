@@ -1,6 +1,8 @@
 // The backward pass of a stage, derived op by op from its forward pass: ops/backward.hpp.
 #include "ops/backward.hpp"
 
+#include <string_view>
+
 #include "ops/builders.hpp"
 
 namespace envelope {
@@ -17,6 +19,19 @@ constexpr double kMainGradBytes = 4;
 //   wgrad  dB = Aᵀ · dC   [k × m]·[m × n]: reads A and dC, accumulates dB in fp32
 // each 2·m·k·n FLOPs (Narayanan et al. 2021 §5.1: backward = 2 × forward).
 void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
+    if (f.shape.m <= 0) {
+        // A batched product of activations (unfused attention's Q·Kᵀ and P·V): no weight,
+        // both input gradients, twice the forward's FLOPs, its traffic mirrored.
+        Op b = f;
+        b.variant = "backward";
+        b.flops = 2 * f.flops;
+        b.traffic = Traffic{};
+        b.traffic.kv_read = f.traffic.kv_read;
+        b.traffic.activations_read = f.traffic.activations_read + f.traffic.activations_written;
+        b.traffic.activations_written = f.traffic.activations_read + f.traffic.kv_read;
+        out.push_back(b);
+        return;
+    }
     const double m = f.shape.m, n = f.shape.n, k = f.shape.k;
     const double in_bytes = f.traffic.activations_read.base / (m * k);  // per input element
     Op dgrad = f;
@@ -71,6 +86,10 @@ void vector_backward(const Op& f, std::vector<Op>& out) {
 // is its own conjugate (Megatron's f and g operators), a reduce-scatter's is an
 // all-gather and the other way round, a stage's hand-off sends the gradient back.
 void collective_backward(const Op& f, std::vector<Op>& out) {
+    // The vocabulary-parallel embedding's all-reduce has an identity backward (each chip
+    // already holds the whole output gradient), and the loss's is of scalars.
+    const std::string_view name = f.name;
+    if (name == "embed_allreduce" || name == "loss_allreduce") return;
     Op b = f;
     b.variant = "backward";
     if (f.collective == CollectiveKind::reduce_scatter) b.collective = CollectiveKind::all_gather;

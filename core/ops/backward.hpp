@@ -9,7 +9,9 @@
 //   vector      twice the FLOPs; reads the output gradient and the saved input, writes
 //               the input gradient
 //   collective  the conjugate: all-reduce ↔ all-reduce, reduce-scatter ↔ all-gather,
-//               a stage hand-off sends the gradient back
+//               a stage hand-off sends the gradient back; none for the embedding's
+//               all-reduce (its backward is the identity) and the loss's scalars
+//   batched activation products (unfused attention): twice the FLOPs, traffic mirrored
 // Ops get variant "recompute", "dgrad", "wgrad" or "backward" beside their forward name.
 #include <vector>
 

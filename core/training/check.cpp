@@ -42,6 +42,9 @@ void check_training(const Scenario& s) {
         throw InputError("parallelism.virtual_stages",
                          "virtual_stages > 1 goes with schedule \"interleaved_1f1b\" and only with it");
     }
+    if (interleaved && p.pp < 2) {
+        throw InputError("parallelism.schedule", "an interleaved schedule needs a pipeline (pp ≥ 2)");
+    }
     if (interleaved && p.pp * p.virtual_stages > s.model.layers()) {
         throw InputError("parallelism.virtual_stages", str(p.pp) + " stages × " + str(p.virtual_stages) +
                                                            " chunks need that many layers; the model has " +

@@ -189,10 +189,17 @@ Result evaluate_training(const Scenario& s) {
     // The critical stage's passes over the step's micro-batches, and what of their
     // communication stays exposed.
     const StageStep& c = step.stages[static_cast<std::size_t>(step.critical_stage)];
-    r.phases[0].time_s = md * c.forward_s;
-    r.phases[0].exposed_communication_s = md * (c.forward_s - c.forward_compute_s);
-    r.phases[1].time_s = md * c.backward_s;
-    r.phases[1].exposed_communication_s = md * (c.backward_s - c.backward_compute_s);
+    const double exposed[] = {c.forward_s - c.forward_compute_s, c.backward_s - c.backward_compute_s};
+    const double pass[] = {c.forward_s, c.backward_s};
+    for (std::size_t i = 0; i < 2; ++i) {
+        PhaseReport& phase = r.phases[i];
+        phase.time_s = md * pass[i];
+        phase.communication_s = 0;  // the critical stage's, as its time
+        for (const OpReport& op : phase.ops) {
+            if (op.cls == OpClass::collective && op.stage == step.critical_stage) phase.communication_s += op.total_time_s;
+        }
+        phase.exposed_communication_s = std::min(phase.communication_s, md * exposed[i]);
+    }
 
     for (const StageOps& st : stages) {
         r.training_memory.push_back(
@@ -212,7 +219,10 @@ Result evaluate_training(const Scenario& s) {
                 rep.time_s += op.total_time_s / static_cast<double>(stages.size());
             }
         }
-        if (d.dim == ParallelDim::dp) rep.time_s += r.training.breakdown.dp_s;
+        if (d.dim == ParallelDim::dp) {
+            rep.time_s += r.training.breakdown.dp_s;
+            rep.bytes += c.dp_bytes;
+        }
         r.network.push_back(std::move(rep));
     }
     return r;

@@ -90,13 +90,16 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         r.wgrad_s = b.wgrad;
 
         const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp).total();
-        const double bytes = 2 * psi;  // bf16 gradients and parameters
+        // Gradients are reduced in fp32 (Megatron-LM's default for bf16 runs, NeMo's
+        // grad_reduce_in_fp32), parameters gathered in 16 bits.
+        const double grad_bytes = 4 * psi;
+        const double bytes = 2 * psi;
         const double buckets = std::max(1.0, psi / bucket);
         const bool replicated = par.dp * par.cp > 1;
         if (replicated && par.zero >= 3) {
             const double layers = std::max<double>(1, static_cast<double>(st.stage.layers()));
             const double gather = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
-            const double scatter = collective_time(CollectiveKind::reduce_scatter, dp_spans, bytes);
+            const double scatter = collective_time(CollectiveKind::reduce_scatter, dp_spans, grad_bytes);
             const double zf = std::max(gather / layers, gather - f.compute);
             const double zb = std::max((gather + scatter) / layers, gather + scatter - b.compute);
             r.zero3_s = zf + zb;
@@ -105,7 +108,8 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         } else if (replicated) {
             const bool sharded = par.zero >= 1;
             const double reduce = collective_time(sharded ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
-                                                  dp_spans, bytes);
+                                                  dp_spans, grad_bytes);
+            r.dp_bytes = grad_bytes + (sharded ? bytes : 0.0);
             r.dp_s = w.overlap_grad_reduce ? std::max(reduce / buckets, reduce - r.backward_s) : reduce;
             if (sharded) {
                 const double gather = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
@@ -131,9 +135,10 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
     }
     const double v = par.schedule == PipelineSchedule::interleaved_1f1b ? static_cast<double>(par.virtual_stages) : 1.0;
     // ZB-H1 fills the bubble with deferred weight gradients: (p−1)(t_F + t_B − t_W) instead
-    // of (p−1)(t_F + t_B) (Qi et al. 2024, the ZB-H1 row of their schedule table).
+    // of (p−1)(t_F + t_B + t_W), t_B the input gradients only (Qi et al. 2024, the ZB-H1 row
+    // of their schedule table); here T = t_F + t_B + t_W.
     const double fill = par.schedule == PipelineSchedule::zero_bubble && slowest > 0
-                            ? (slowest - slowest_wgrad) / slowest
+                            ? std::max(0.0, slowest - 2 * slowest_wgrad) / slowest
                             : 1.0;
     out.pipeline_s = m * slowest + (sum - slowest) * fill / v;
     out.bubble_s = out.pipeline_s - m * slowest;

@@ -15,9 +15,10 @@
 // Pipeline, with T_i = t_F,i + t_B,i and m micro-batches (Narayanan et al. 2021 §2.2):
 //   GPipe, 1F1B      T_pipe = Σ_i T_i + (m − 1)·max_i T_i   (the bubble: (p−1)·T balanced)
 //   interleaved (v)  T_pipe = m·max_i T_i + (Σ_i T_i − max_i T_i)/v
-//   ZB-H1            T_pipe = m·max_i T_i + (Σ_i T_i − max_i T_i)·(T − t_W)/T, with t_W the
-//                    weight-gradient GEMMs deferred into the bubble (Qi et al. 2024)
-// Then the gradients and parameters of each stage's Ψ_i (bf16, over its DP group and, when
+//   ZB-H1            T_pipe = m·max_i T_i + (Σ_i T_i − max_i T_i)·(T − 2·t_W)/T, with t_W the
+//                    weight-gradient GEMMs deferred into the bubble (Qi et al. 2024:
+//                    (p−1)(t_F + t_B − t_W) with t_B the input gradients only)
+// Then the gradients (fp32) and parameters (16-bit) of each stage's Ψ_i (over its DP group and, when
 // there is one, its CP group with it: CP chips hold the same parameters):
 //   ZeRO 0      all-reduce;  ZeRO 1-2  reduce-scatter + all-gather (Megatron-LM's
 //               distributed optimizer)
@@ -56,6 +57,7 @@ struct StageStep {
     double dp_s = 0;        // exposed, per step
     double optimizer_s = 0; // per step
     double wgrad_s = 0;     // the weight-gradient GEMMs of one micro-batch's backward
+    double dp_bytes = 0;    // gradient and parameter buffers synchronised per step
 };
 
 struct StepTime {

@@ -44,7 +44,7 @@ test('loads the default scenario under the page CSP and shows headline numbers',
   assert.match(h.tpot, /^\d[\d.,]*\s*(ms|µs)$/);
   assert.match(h.e2e, /^\d[\d.,]*\s*(s|ms)$/);
   assert.match(h.throughput, /tokens\/s/);
-  assert.match(h.memory, /of 80\sGB/);
+  assert.match(h.memory, /of 85.5\sGB/); // 80 GiB: what nvidia-smi reports (presets/chips/h100-sxm.json)
   assert.match(h.params, /^\d+(\.\d+)?B$/);
   assert.equal(await page.inputValue('#model'), 'llama-2-70b');
   assert.equal(await page.inputValue('#tp'), '8');
@@ -151,13 +151,19 @@ test('errors find their field by path prefix, and empty inputs are caught before
   assert.match(await page.textContent('#batch-error'), /number/i);
   assert.doesNotMatch(await page.evaluate(() => location.hash), /batch=&|batch=$/);
 
-  // A chip count beyond what the system's network joins (8 × 128) is reported at the chip count.
+  // A chip count beyond what the system's network joins: a switched scale-out fabric grows
+  // by more of its units (the warnings say so), a single switch cannot, and that is
+  // reported at the chip count.
   await page.fill('#batch', '1');
   await page.fill('#chips', '2000');
+  await page.waitForFunction(() => /grown from \d+ to \d+ units to join 2000 chips/.test(document.querySelector('#warnings').textContent));
+  await page.selectOption('#hardware', 'system:l40s-pcie-8');
+  await page.fill('#chips', '16');
   await page.locator('#chips-error').waitFor({ state: 'visible' });
-  assert.match(await page.textContent('#chips-error'), /1024 chips, fewer than system.count = 2000/);
+  assert.match(await page.textContent('#chips-error'), /join 8 chips, fewer than system.count = 16/);
 
   // More chips asked of the mapping than the system has: reported at the chip count too.
+  await page.selectOption('#hardware', 'system:dgx-h100');
   await page.fill('#chips', '8');
   await page.fill('#pp', '2');
   await page.waitForFunction(() => /needs more chips than system.count = 8/.test(document.querySelector('#chips-error').textContent));

@@ -2,6 +2,7 @@
 // schedules' bubbles, ZeRO memory by stage, the FLOP conventions, and one small step by hand.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "common/error.hpp"
@@ -220,4 +221,23 @@ TEST_CASE("fp8 training casts each GEMM input (and transposes it) before the GEM
     f16[0].precision = Precision::bf16;
     add_fp8_casts(f16, b16);
     CHECK(f16.size() == 1);
+}
+
+TEST_CASE("unfused attention's batched products get a backward too: finite, twice the FLOPs") {
+    Scenario s = tiny_training(1, 0);
+    s.workload.training.flash_attention = false;
+    check_scenario(s);
+    const Result r = evaluate(s);
+    double forward = 0, backward = 0;
+    for (const OpReport& o : r.phase("forward").ops) {
+        if (std::string(o.name) == "attn_scores") forward = o.flops;
+    }
+    for (const OpReport& o : r.phase("backward").ops) {
+        CHECK(std::isfinite(o.bytes_read));
+        CHECK(std::isfinite(o.bytes_written));
+        if (std::string(o.name) == "attn_scores") backward = o.flops;
+    }
+    CHECK(forward > 0);
+    CHECK(backward == doctest::Approx(2 * forward));
+    CHECK(std::isfinite(r.phase("backward").bytes));
 }

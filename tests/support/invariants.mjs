@@ -13,14 +13,11 @@ function walk(value, where) {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${where}.${k}`);
 }
 
-export function checkResult(result) {
-  assert.equal(result.ok, true);
-  walk(result, 'result');
-  for (const w of result.warnings) assert.doesNotMatch(w, /(^|[ (=])-[0-9]|\b(nan|inf)\b/i, `warning: ${w}`);
+// The expected numbers, and the roofline bound beside them: no null but TPOT with one
+// output token; E2E ≥ TTFT > 0; the bound never slower than the expected value.
+function checkInference(result) {
   const { summary, memory, phases } = result;
   const outputTokens = result.scenario.workload.output_tokens;
-  // The expected numbers, and the roofline bound beside them: no null but TPOT with one
-  // output token; E2E ≥ TTFT > 0; the bound never slower than the expected value.
   const numbers = (obj, where) => {
     for (const [k, v] of Object.entries(obj)) {
       if (k === 'roofline' || k === 'error_band') continue;
@@ -43,11 +40,36 @@ export function checkResult(result) {
   const parts = memory.weights_bytes + memory.kv_cache_bytes + memory.activation_bytes;
   assert.ok(Math.abs(parts - memory.total_bytes) <= 1e-9 * memory.total_bytes, 'memory parts do not sum to the total');
   assert.equal(phases.decode.steps, outputTokens - 1);
+}
+
+// A positive step whose breakdown adds up to it; memory parts that add up on every stage.
+function checkTraining(result) {
+  const { summary, memory } = result;
+  for (const [k, v] of Object.entries(summary)) {
+    if (k === 'breakdown') continue;
+    if (k === 'train_time_s' || k === 'chip_hours') assert.ok(v === null || typeof v === 'number', `summary.${k}`);
+    else assert.equal(typeof v, 'number', `summary.${k} = ${v}`);
+  }
+  assert.ok(summary.step_time_s > 0, `summary.step_time_s = ${summary.step_time_s}`);
+  const parts = Object.values(summary.breakdown).reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(parts - summary.step_time_s) <= 1e-6 * summary.step_time_s, 'the breakdown does not add up');
+  for (const m of memory.stages) {
+    const sum = m.weights_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes;
+    assert.ok(Math.abs(sum - m.total_bytes) <= 1e-9 * m.total_bytes, `stage ${m.stage} memory parts`);
+  }
+}
+
+export function checkResult(result) {
+  assert.equal(result.ok, true);
+  walk(result, 'result');
+  for (const w of result.warnings) assert.doesNotMatch(w, /(^|[ (=])-[0-9]|\b(nan|inf)\b/i, `warning: ${w}`);
+  if (result.workload === 'training') checkTraining(result);
+  else checkInference(result);
   // The mapping: every chip used counted once, every layer in one stage, every group's
   // spans multiplying to its size.
   const par = result.scenario.parallelism;
-  assert.equal(summary.chips, par.tp * par.cp * par.dp * par.pp);
-  assert.ok(summary.chips <= result.scenario.system.count, 'more chips used than the system has');
+  assert.equal(result.summary.chips, par.tp * par.cp * par.dp * par.pp);
+  assert.ok(result.summary.chips <= result.scenario.system.count, 'more chips used than the system has');
   assert.equal(result.pipeline.stages, par.pp);
   const model = result.scenario.model;
   const layers = model.layers ?? model.layer_groups.reduce((n, g) => n + g.count, 0);

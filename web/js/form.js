@@ -4,6 +4,7 @@ import { h, $ } from './dom.js';
 import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario } from './scenario.js';
 import { num } from './format.js';
 import { createNetworkEditor } from './network-editor.js';
+import { createTrainingForm } from './training-form.js';
 import { networkOf } from './network.js';
 
 const ARCH_LABELS = {
@@ -17,11 +18,13 @@ const ARCH_LABELS = {
   gated_ffn: 'Gated FFN (SwiGLU)',
 };
 
-// Number inputs and where their value lives in the state.
+// Number inputs and where their value lives in the state (training's: training-form.js).
 const NUMBER_FIELDS = {
   chips: (s) => [s.machine, 'count'],
   tp: (s) => [s.parallelism, 'tp'],
   pp: (s) => [s.parallelism, 'pp'],
+};
+const INFERENCE_FIELDS = {
   batch: (s) => [s.workload, 'batch'],
   input: (s) => [s.workload, 'input_tokens'],
   output: (s) => [s.workload, 'output_tokens'],
@@ -29,14 +32,17 @@ const NUMBER_FIELDS = {
 // Number inputs that may stay empty: the engine chooses (shown as the placeholder).
 const OPTIONAL_FIELDS = {
   dp: (s) => [s.parallelism, 'dp'],
+};
+const OPTIONAL_INFERENCE_FIELDS = {
   micro_batches: (s) => [s.parallelism, 'micro_batches'],
 };
 
 function fillSelects(presets) {
   const scenarioSelect = $('#scenario-preset');
   scenarioSelect.append(h('option', { value: '', text: 'Custom scenario' }));
-  for (const [key, doc] of Object.entries(presets.scenarios)) {
-    scenarioSelect.append(h('option', { value: key, text: doc.name }));
+  for (const [kind, label] of [['inference', 'Inference'], ['training', 'Training']]) {
+    const docs = Object.entries(presets.scenarios).filter(([, doc]) => (doc.workload?.kind ?? 'inference') === kind);
+    if (docs.length) scenarioSelect.append(h('optgroup', { label }, docs.map(([key, doc]) => h('option', { value: key, text: doc.name }))));
   }
 
   for (const [key, doc] of Object.entries(presets.models)) {
@@ -142,6 +148,7 @@ export function createForm(presets, { onChange }) {
     onChange(next);
   }
   const network = createNetworkEditor(presets, { update, readNumber, invalid });
+  const training = createTrainingForm(presets, { current: () => current, update, onChange, readNumber });
 
   $('#scenario-preset').addEventListener('change', (e) => {
     const key = e.target.value;
@@ -184,7 +191,8 @@ export function createForm(presets, { onChange }) {
     onChange(next);
   });
 
-  for (const [fields, optional] of [[NUMBER_FIELDS, false], [OPTIONAL_FIELDS, true]]) {
+  const numberFields = [[NUMBER_FIELDS, false], [INFERENCE_FIELDS, false], [OPTIONAL_FIELDS, true], [OPTIONAL_INFERENCE_FIELDS, true]];
+  for (const [fields, optional] of numberFields) {
     for (const [id, slot] of Object.entries(fields)) {
       $(`#${id}`).addEventListener('input', (e) => update((next) => {
         const value = readNumber(e.target, { optional });
@@ -197,24 +205,10 @@ export function createForm(presets, { onChange }) {
   }
 
   for (const role of PRECISION_ROLES) {
-    $(`#${role}`).addEventListener('change', (e) => {
-      const next = clone();
-      next.workload.precision[role] = e.target.value;
-      onChange(next);
-    });
+    $(`#${role}`).addEventListener('change', (e) => update((next) => { next.workload.precision[role] = e.target.value; }));
   }
-
-  $('#engine').addEventListener('change', (e) => {
-    const next = clone();
-    next.engine = e.target.value;
-    onChange(next);
-  });
-
-  $('#flash').addEventListener('change', (e) => {
-    const next = clone();
-    next.workload.flash_attention = e.target.checked;
-    onChange(next);
-  });
+  $('#engine').addEventListener('change', (e) => update((next) => { next.engine = e.target.value; }));
+  $('#flash').addEventListener('change', (e) => update((next) => { next.workload.flash_attention = e.target.checked; }));
 
   for (const name of ['split', 'decode', 'table']) {
     for (const radio of document.querySelectorAll(`input[name="${name}"]`)) {
@@ -250,18 +244,27 @@ export function createForm(presets, { onChange }) {
 
     set($('#hardware'), `${state.machine.kind}:${state.machine.preset}`);
     $('#hardware-hint').textContent = hardwareHint(state.machine, presets);
-    for (const [id, slot] of Object.entries({ ...NUMBER_FIELDS, ...OPTIONAL_FIELDS })) {
+    const inference = state.mode !== 'training';
+    const fields = inference ? { ...NUMBER_FIELDS, ...OPTIONAL_FIELDS, ...INFERENCE_FIELDS, ...OPTIONAL_INFERENCE_FIELDS }
+      : { ...NUMBER_FIELDS, ...OPTIONAL_FIELDS };
+    for (const [id, slot] of Object.entries(fields)) {
       const [obj, key] = slot(state);
       set($(`#${id}`), obj[key] ?? '');
     }
     network.render(state, { force });
-    for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
-    set($('#flash'), state.workload.flash_attention);
-    set($('#engine'), state.engine);
-    $('#engine-hint').textContent = engineHint(presets.engines[state.engine]);
+    training.render(state, set);
+    if (inference) {
+      for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
+      set($('#flash'), state.workload.flash_attention);
+      set($('#engine'), state.engine);
+      $('#engine-hint').textContent = engineHint(presets.engines[state.engine]);
+    }
 
+    // The phase radios of the mode's own table (prefill or forward when the view names the other mode's).
+    const phases = inference ? ['prefill', 'decode'] : ['forward', 'backward'];
+    const view = { ...state.view, table: phases.includes(state.view.table) ? state.view.table : phases[0] };
     for (const name of ['split', 'decode', 'table']) {
-      const radio = $(`input[name="${name}"][value="${state.view[name]}"]`);
+      const radio = $(`input[name="${name}"][value="${view[name]}"]`);
       if (radio) radio.checked = true;
     }
   }
@@ -277,7 +280,8 @@ export function createForm(presets, { onChange }) {
   // What the engine chose for the fields left empty, from the last result of these inputs.
   function showResolved(result) {
     $('#dp').placeholder = result ? `auto: ${result.scenario.parallelism.dp}` : 'auto';
-    $('#micro_batches').placeholder = result ? `auto: ${result.pipeline.micro_batches}` : 'auto';
+    $('#micro_batches').placeholder = result?.workload === 'inference' ? `auto: ${result.pipeline.micro_batches}` : 'auto';
+    training.showResolved(result);
   }
 
   return { render, reset, localErrors, showResolved };

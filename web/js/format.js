@@ -54,6 +54,15 @@ export const flops = (f) => join(scaled(f, FLOPS, 'FLOP'));
 const SI = [[1, ''], [1e3, 'k'], [1e6, 'M'], [1e9, 'G'], [1e12, 'T'], [1e15, 'P'], [1e18, 'E']];
 export const si = (x) => join(scaled(x, SI, '')).trimEnd();
 
+// A long duration in the unit a person would say: 90 s, 42 min, 5.3 h, 27.4 days.
+export function duration(s) {
+  if (!ok(s)) return DASH;
+  if (s < 120) return time(s);
+  if (s < 7200) return `${sig3.format(s / 60)}${NBSP}min`;
+  if (s < 172800) return `${sig3.format(s / 3600)}${NBSP}h`;
+  return `${sig3.format(s / 86400)}${NBSP}days`;
+}
+
 export function gb(b) {
   return ok(b) ? `${sig3.format(b / 1e9)}${NBSP}GB` : DASH;
 }

@@ -1,5 +1,7 @@
 // Bootstrap: load the engine, restore the state from the URL hash, and on every change
-// evaluate the scenario and redraw every view from (state, result).
+// evaluate the scenario and redraw every view from (state, result). The views shown follow
+// the result's workload: inference (latency, KV cache) or training (step breakdown, memory
+// per stage, pipeline timeline); the headline, mapping, network and operator views serve both.
 import { $ } from './dom.js';
 import { loadEngine } from './engine.js';
 import { createForm } from './form.js';
@@ -15,6 +17,10 @@ import { latencyOption } from './views/latency-chart.js';
 import { renderOpsTable } from './views/ops-table.js';
 import { renderMapping } from './views/mapping.js';
 import { createNetworkView } from './views/network-view.js';
+import { renderTrainingSummary } from './views/training-summary.js';
+import { renderBreakdown } from './views/breakdown-chart.js';
+import { renderStageMemory } from './views/stage-memory-chart.js';
+import { renderTimeline } from './views/timeline.js';
 
 function showFatal(error) {
   $('#loading').hidden = true;
@@ -52,6 +58,8 @@ async function start() {
 
   const memoryChart = createChart($('#memory-chart'));
   const latencyChart = createChart($('#latency-chart'));
+  const breakdownChart = createChart($('#breakdown-chart'));
+  const stageMemoryChart = createChart($('#stage-memory-chart'));
   let state;
   let lastGood = null;
   // Controls inside the results (colour of the mapping, the collective and its chips)
@@ -60,11 +68,23 @@ async function start() {
   const networkView = createNetworkView(engine, { onView });
 
   function renderResult(result, view) {
+    const training = result.workload === 'training';
+    // Shown before drawing, so that each chart is sized in a visible box.
+    for (const el of document.querySelectorAll('#result-body [data-mode]')) {
+      el.hidden = el.dataset.mode !== (training ? 'training' : 'inference');
+    }
     renderHeading(result, presets);
-    renderSummary(result);
     renderWarnings(result);
-    memoryChart.render(memoryOption(result));
-    latencyChart.render(latencyOption(result, view));
+    if (training) {
+      renderTrainingSummary(result);
+      renderBreakdown(result, breakdownChart);
+      renderStageMemory(result, stageMemoryChart);
+      renderTimeline(result);
+    } else {
+      renderSummary(result);
+      memoryChart.render(memoryOption(result));
+      latencyChart.render(latencyOption(result, view));
+    }
     renderMapping(result, view, onView);
     renderOpsTable(result, view);
   }

@@ -1,6 +1,7 @@
 // The bridge between the page state and the engine's scenario JSON (the same schema as
 // presets/scenarios/*.json, the CLI and the tests).
 import { cleanLevel, presetNetwork, sameNetwork } from './network.js';
+import { trainingFromDoc, trainingScenario } from './training.js';
 
 export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn', 'vocab', 'gated_ffn'];
 export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
@@ -21,6 +22,8 @@ export function systemRef(machine) {
 export function toScenario(state) {
   const { model, machine, parallelism: p, workload: w } = state;
   const edits = Object.keys(model.edits);
+  const modelRef = edits.length ? { preset: model.preset, ...model.edits } : model.preset;
+  if (state.mode === 'training') return { model: modelRef, system: systemRef(machine), ...trainingScenario(state) };
   const { weights, kv_cache, activations } = w.precision;
   // dp and micro_batches left out: the engine fills the system with replicas and picks
   // the micro-batch count itself.
@@ -28,7 +31,7 @@ export function toScenario(state) {
   if (p.dp !== null) parallelism.dp = p.dp;
   if (p.micro_batches !== null) parallelism.micro_batches = p.micro_batches;
   const scenario = {
-    model: edits.length ? { preset: model.preset, ...model.edits } : model.preset,
+    model: modelRef,
     system: systemRef(machine),
     parallelism,
     workload: {
@@ -101,6 +104,9 @@ export function fromScenario(doc, presets) {
   const w = doc.workload ?? {};
   // Top-level "parallelism"; older scenarios kept it under the workload.
   const par = doc.parallelism ?? w.parallelism ?? {};
+  if (w.kind === 'training') {
+    return { mode: 'training', model: { preset: modelKey, edits }, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w) };
+  }
   const p = w.precision ?? 'bf16';
   const precision = typeof p === 'string'
     ? { weights: p, kv_cache: p, activations: p }
@@ -108,6 +114,7 @@ export function fromScenario(doc, presets) {
   const engine = typeof doc.engine === 'string' ? doc.engine : DEFAULT_ENGINE;
   if (!presets.engines?.[engine]) throw new Error(`unknown engine ${JSON.stringify(engine)}`);
   return {
+    mode: 'inference',
     model: { preset: modelKey, edits },
     machine,
     engine,

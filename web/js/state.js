@@ -11,10 +11,14 @@
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
 //    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16]
 //                                              (view options, only when not the default)
+// A training link starts with mode=training and has the training keys (training.js) in
+// place of batch … engine; a link without a mode is an inference link. The keys of the
+// other mode are refused.
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included; only unreadable hashes fall back to the default.
 import { ARCH_FIELDS, DEFAULT_ENGINE, PRECISIONS, PRECISION_ROLES, fromScenario, numberText } from './scenario.js';
 import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
+import { MODES, TRAINING_KEYS, readTraining, switchMode, trainingParams } from './training.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -23,11 +27,12 @@ export const COLLECTIVE_OPS = ['all_reduce', 'all_gather', 'reduce_scatter', 'al
 // View options with a fixed set of choices. `map`: the dimension that colours the mapping
 // picture ("auto": PP stages, else DP replicas, else TP groups); `coll`: the collective of
 // the network view.
+// `table`: the phase of the operator table (prefill, decode; training: forward, backward).
 export const VIEW_OPTIONS = {
-  table: ['prefill', 'decode'],
+  table: ['prefill', 'decode', 'forward', 'backward'],
   split: ['class', 'bound', 'op'],
   decode: ['total', 'step'],
-  map: ['auto', 'tp', 'pp', 'dp'],
+  map: ['auto', 'tp', 'pp', 'dp', 'cp'],
   coll: COLLECTIVE_OPS,
 };
 // coll_chips: the chip count of the network view (null: the scenario's TP group).
@@ -39,10 +44,14 @@ export function defaultState(presets) {
 
 const PARALLEL_KEYS = { tp: 'tp', pp: 'pp', dp: 'dp', mb: 'micro_batches' }; // dp, mb may be null
 const WORKLOAD_KEYS = { batch: 'batch', input: 'input_tokens', output: 'output_tokens' };
+// The keys of one mode only; "flash" and "precision" belong to both.
+const INFERENCE_KEYS = ['mb', ...Object.keys(WORKLOAD_KEYS), ...PRECISION_ROLES, 'engine'];
 const onOff = (b) => (b ? 'on' : 'off');
 
 export function toHash(state, presets) {
   const q = new URLSearchParams();
+  const training = state.mode === 'training';
+  if (training) q.set('mode', 'training');
   q.set('model', state.model.preset);
   for (const field of ARCH_FIELDS) {
     if (field in state.model.edits) {
@@ -54,7 +63,12 @@ export function toHash(state, presets) {
   q.set('chips', numberText(state.machine.count));
   for (const [key, text] of networkParams(state.machine.network, presetNetwork(state.machine, presets))) q.set(key, text);
   for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
-    if (state.parallelism[field] !== null) q.set(key, numberText(state.parallelism[field]));
+    if (state.parallelism[field] != null) q.set(key, numberText(state.parallelism[field]));
+  }
+  if (training) {
+    for (const [key, text] of trainingParams(state, numberText)) q.set(key, text);
+    viewParams(q, state.view);
+    return '#' + q.toString();
   }
   for (const [key, field] of Object.entries(WORKLOAD_KEYS)) q.set(key, numberText(state.workload[field]));
   const p = state.workload.precision;
@@ -62,10 +76,14 @@ export function toHash(state, presets) {
   else for (const role of PRECISION_ROLES) q.set(role, p[role]);
   q.set('flash', onOff(state.workload.flash_attention));
   if (state.engine !== DEFAULT_ENGINE) q.set('engine', state.engine);
-  for (const [key, value] of Object.entries(state.view)) {
+  viewParams(q, state.view);
+  return '#' + q.toString();
+}
+
+function viewParams(q, view) {
+  for (const [key, value] of Object.entries(view)) {
     if (value !== DEFAULT_VIEW[key]) q.set(key, key === 'coll_chips' ? numberText(value) : value);
   }
-  return '#' + q.toString();
 }
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -108,17 +126,22 @@ export function fromHash(hash, presets) {
 
 function parse(text, presets, base) {
   const q = new URLSearchParams(text);
+  const mode = q.has('mode') ? readChoice('mode', q.get('mode'), MODES) : 'inference';
+  const training = mode === 'training';
   const known = new Set([
-    'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
-    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...Object.keys(VIEW_OPTIONS), 'coll_chips',
+    'mode', 'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
+    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
   ]);
+  const foreign = new Set(training ? INFERENCE_KEYS : TRAINING_KEYS.filter((k) => k !== 'flash' && k !== 'precision'));
   const seen = new Set();
   for (const key of q.keys()) {
     if (!known.has(key) && !isNetworkKey(key)) throw new Error(`unknown setting "${key}"`);
+    if (foreign.has(key)) throw new Error(`"${key}" is not a setting of ${mode}`);
     if (seen.has(key)) throw new Error(`"${key}" is given twice`);
     seen.add(key);
   }
-  const state = structuredClone(base);
+  // A training link starts from the default scenario switched to training.
+  const state = training ? switchMode(base, 'training') : structuredClone(base);
   const get = (key) => q.get(key);
 
   if (q.has('model')) state.model = { preset: readPreset('model', get('model'), presets.models), edits: {} };
@@ -142,6 +165,11 @@ function parse(text, presets, base) {
   for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
     if (q.has(key)) state.parallelism[field] = readNumber(key, get(key));
   }
+  if (training) {
+    readTraining(q, state, { number: readNumber, bool: readBool, choice: readChoice, precisions: PRECISIONS });
+    readView(q, state);
+    return state;
+  }
   for (const [key, field] of Object.entries(WORKLOAD_KEYS)) {
     if (q.has(key)) state.workload[field] = readNumber(key, get(key));
   }
@@ -154,9 +182,13 @@ function parse(text, presets, base) {
   }
   if (q.has('flash')) state.workload.flash_attention = readBool('flash', get('flash'));
   if (q.has('engine')) state.engine = readPreset('engine', get('engine'), presets.engines);
-  for (const [key, choices] of Object.entries(VIEW_OPTIONS)) {
-    if (q.has(key)) state.view[key] = readChoice(key, get(key), choices);
-  }
-  if (q.has('coll_chips')) state.view.coll_chips = readNumber('coll_chips', get('coll_chips'));
+  readView(q, state);
   return state;
+}
+
+function readView(q, state) {
+  for (const [key, choices] of Object.entries(VIEW_OPTIONS)) {
+    if (q.has(key)) state.view[key] = readChoice(key, q.get(key), choices);
+  }
+  if (q.has('coll_chips')) state.view.coll_chips = readNumber('coll_chips', q.get('coll_chips'));
 }

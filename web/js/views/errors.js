@@ -1,7 +1,8 @@
 // Puts each problem next to the input it concerns. Engine errors carry a JSON path
 // ("parallelism.tp", "system.network[1].link_gbps"); the field is the one mapped to that
-// path or to its nearest mapped ancestor that is on the page, else the message goes to
-// the general error line.
+// path or to its nearest mapped ancestor that is on the page (and shown: a path may name
+// a field of each mode, as workload.precision does), else the message goes to the general
+// error line.
 import { $ } from '../dom.js';
 import { ARCH_FIELDS } from '../scenario.js';
 
@@ -19,16 +20,23 @@ const PATH_TO_FIELD = {
   'parallelism.pp': 'pp',
   'parallelism.dp': 'dp',
   'parallelism.micro_batches': 'micro_batches',
+  'parallelism.sp': 'sp',
+  'parallelism.cp': 'cp',
+  'parallelism.zero': 'zero',
+  'parallelism.schedule': 'schedule',
+  'parallelism.virtual_stages': 'virtual_stages',
   'workload.parallelism': 'chips',
   'workload.parallelism.tp': 'tp',
   'workload.batch': 'batch',
   'workload.input_tokens': 'input',
   'workload.output_tokens': 'output',
-  'workload.precision': 'weights',
+  'workload.precision': ['weights', 'train_precision'],
   'workload.precision.weights': 'weights',
   'workload.precision.kv_cache': 'kv_cache',
   'workload.precision.activations': 'activations',
-  'workload.flash_attention': 'flash',
+  'workload.flash_attention': ['flash', 'train_flash'],
+  ...Object.fromEntries(['seq_len', 'global_batch', 'micro_batch', 'recompute', 'dropout', 'overlap_grad_reduce',
+    'overlap_param_gather', 'tp_comm_overlap', 'train_tokens'].map((f) => [`workload.${f}`, f])),
   engine: 'engine',
 };
 
@@ -48,8 +56,8 @@ export function fieldsForPath(path) {
   const out = [];
   let p = String(path ?? '');
   while (p) {
-    const field = Object.hasOwn(PATH_TO_FIELD, p) ? PATH_TO_FIELD[p] : networkField(p);
-    if (field && !out.includes(field)) out.push(field);
+    const fields = [Object.hasOwn(PATH_TO_FIELD, p) ? PATH_TO_FIELD[p] : networkField(p)].flat();
+    for (const field of fields) if (field && !out.includes(field)) out.push(field);
     const parent = p.replace(/(\.[^.[\]]*|\[[^\]]*\])$/, '');
     if (parent === p) break;
     p = parent;
@@ -68,15 +76,15 @@ function labelOf(fieldId) {
 function showAt(fieldId, message) {
   const box = $(`#${fieldId}-error`);
   const input = $(`#${fieldId}`);
-  if (!box || !input) return false;
+  if (!box || !input || input.closest('[hidden]')) return false;
   box.textContent = message;
   box.hidden = false;
   input.setAttribute('aria-invalid', 'true');
   input.closest('.field')?.classList.add('has-error');
-  // Architecture and network fields are inside collapsible sections; open them so the
-  // error is seen.
-  if (fieldId.startsWith('arch-')) $('#arch').open = true;
-  if (fieldId.startsWith('net-')) $('#net').open = true;
+  // Architecture, network and framework fields are inside collapsible sections; open the
+  // section so that the error is seen.
+  const section = input.closest('details');
+  if (section) section.open = true;
   return true;
 }
 

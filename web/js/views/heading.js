@@ -4,6 +4,19 @@ import { $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { ARCH_FIELDS } from '../scenario.js';
 
+function trainingDescription(par, w) {
+  const dims = [`TP ${fmt.int(par.tp)}${par.sp ? ' with SP' : ''}`, par.cp > 1 && `CP ${fmt.int(par.cp)}`,
+    par.pp > 1 && `PP ${fmt.int(par.pp)}${par.virtual_stages > 1 ? ` (${fmt.int(par.virtual_stages)} chunks)` : ''}`,
+    par.dp > 1 && `DP ${fmt.int(par.dp)}`].filter(Boolean).join(' × ');
+  return [
+    `training · ${dims}${par.zero > 0 ? ` · ZeRO ${par.zero}` : ''}`,
+    `global batch ${fmt.int(w.global_batch)} × ${fmt.int(w.seq_len)} tokens, micro-batch ${fmt.int(w.micro_batch)}`,
+    `recomputation ${w.recompute}`,
+    w.precision,
+    w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
+  ].join(' · ');
+}
+
 export function renderHeading(result, presets) {
   const { model, system, parallelism: par, workload: w } = result.scenario;
   const chip = system.chip?.name ?? 'chip';
@@ -12,6 +25,10 @@ export function renderHeading(result, presets) {
   const used = result.summary.chips;
   const idle = used < system.count ? ` (${fmt.int(used)} in use)` : '';
   $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}${idle}`;
+  if (result.workload === 'training') {
+    $('#scenario-desc').textContent = trainingDescription(par, w);
+    return;
+  }
   const p = w.precision;
   const precision = p.weights === p.kv_cache && p.kv_cache === p.activations
     ? p.weights

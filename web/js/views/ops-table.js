@@ -2,7 +2,9 @@
 // takes, and which roof (compute, memory, network) binds it. All figures are per chip.
 // With pipeline stages the engine lists each stage's ops; the table sums them per name
 // (counts add up, per-execution figures are count-weighted means) and says in which
-// stages each one runs.
+// stages each one runs. Training has a forward and a backward phase; backward ops carry a
+// variant (the recomputed forward, the input and weight gradients) and are summed per
+// name and variant.
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { CLASS_LABELS } from './palette.js';
@@ -41,13 +43,17 @@ function stageText(stages) {
   return sorted.join(', ');
 }
 
-// The ops of every stage summed per name, in order of first appearance.
+const VARIANT_TITLE = 'recompute: a forward op run again for the activations it did not keep; dgrad: the ' +
+  'gradient of its input; wgrad: of its weights; backward: the backward of an op without weights';
+
+// The ops of every stage summed per name (and variant), in order of first appearance.
 export function groupByName(ops) {
   const groups = new Map();
   for (const op of ops) {
-    const g = groups.get(op.name);
+    const key = op.variant ? `${op.name}\u0000${op.variant}` : op.name;
+    const g = groups.get(key);
     if (!g) {
-      groups.set(op.name, { ...op, stages: new Set([op.stage ?? 0]), longest: op.total_time_s });
+      groups.set(key, { ...op, stages: new Set([op.stage ?? 0]), longest: op.total_time_s });
       continue;
     }
     const n = g.count + op.count;
@@ -62,10 +68,11 @@ export function groupByName(ops) {
   return [...groups.values()];
 }
 
-function row(op, phaseSeconds, staged) {
+function row(op, phaseSeconds, staged, variants) {
   const td = (text, cls = 'num') => h('td', { class: cls, text });
   return h('tr', {},
     h('th', { scope: 'row', class: 'op-name', text: op.name }),
+    variants ? h('td', { class: 'text' }, h('span', { class: `variant variant-${op.variant}`, text: op.variant ?? '' })) : null,
     staged ? td(stageText(op.stages), 'text') : null,
     h('td', { class: 'text', title: CLASS_LABELS[op.class] ?? op.class, text: op.class }),
     td(fmt.int(op.count)),
@@ -81,6 +88,16 @@ function row(op, phaseSeconds, staged) {
   );
 }
 
+function trainingNote(phaseName, phase, result) {
+  const pipe = result.pipeline;
+  const what = phaseName === 'forward' ? 'forward' : 'backward (recomputation first, then the gradients)';
+  const text = `The ${what} of ${fmt.int(pipe.micro_batches)} micro-batches of ${fmt.int(pipe.micro_batch)} × ` +
+    `${fmt.int(result.scenario.workload.seq_len)} tokens: per execution is one micro-batch, totals are all of them; ` +
+    `${fmt.flops(phase.flops)} and ${fmt.bytes(phase.bytes)} of memory traffic per chip.`;
+  const stages = pipe.stages > 1 ? ` of the slowest stage (${result.summary.critical_stage})` : '';
+  return `${text} The phase time${stages}, ${fmt.time(phase.time_s)}, counts only the communication that stays exposed.`;
+}
+
 function note(phaseName, phase, workload, pipeline) {
   const traffic = `${fmt.flops(phase.flops)} and ${fmt.bytes(phase.bytes)} of memory traffic per chip`;
   const text = phaseName === 'prefill'
@@ -93,32 +110,40 @@ function note(phaseName, phase, workload, pipeline) {
 }
 
 export function renderOpsTable(result, view) {
-  const phaseName = view.table === 'decode' ? 'decode' : 'prefill';
+  const training = result.workload === 'training';
+  const phaseName = training
+    ? (view.table === 'backward' ? 'backward' : 'forward')
+    : (view.table === 'decode' ? 'decode' : 'prefill');
   const phase = result.phases[phaseName];
   const table = $('#ops');
   const empty = phaseName === 'decode' && !(phase.steps > 0);
   const staged = result.pipeline?.stages > 1;
+  const variants = phase.ops.some((op) => op.variant);
   $('#ops-note').textContent = empty
     ? 'No decode steps: with one output token, the whole answer comes from prefill.'
-    : note(phaseName, phase, result.scenario.workload, result.pipeline);
+    : training ? trainingNote(phaseName, phase, result) : note(phaseName, phase, result.scenario.workload, result.pipeline);
 
   const ops = groupByName(phase.ops);
   // Shares of the summed op time; without stages that is the phase time.
   const summed = ops.reduce((sum, op) => sum + op.total_time_s, 0);
-  const columns = staged
-    ? [COLUMNS[0], ['Stages', 'text', 'The pipeline stages that run this operator'], ...COLUMNS.slice(1)]
-    : COLUMNS;
+  const columns = [COLUMNS[0],
+    variants && ['Variant', 'text', VARIANT_TITLE],
+    staged && ['Stages', 'text', 'The pipeline stages that run this operator'],
+    ...COLUMNS.slice(1)].filter(Boolean);
   const head = h('thead', {}, h('tr', {}, ...columns.map(([label, kind, title]) =>
     h('th', { scope: 'col', class: kind, title, text: label }))));
-  const body = h('tbody', {}, ...(empty ? [] : ops.map((op) => row(op, summed, staged))));
+  const body = h('tbody', {}, ...(empty ? [] : ops.map((op) => row(op, summed, staged, variants))));
   const total = (label, seconds, share) => h('tr', {},
     h('th', { scope: 'row', text: label, colspan: columns.length - 3 }),
     h('td', { class: 'num', text: empty ? fmt.DASH : fmt.time(seconds) }),
     h('td', { class: 'num', text: empty ? fmt.DASH : share }),
     h('td', {}));
-  const foot = h('tfoot', {}, staged
-    ? [total('All stages, summed', summed, '100%'), total('Phase, pipelined', phase.time_s, '')]
-    : total('Phase total', phase.time_s, '100%'));
+  const foot = h('tfoot', {}, training
+    ? [total(staged ? 'All stages, summed' : 'Operators, summed', summed, '100%'),
+      total(staged ? 'Phase: the slowest stage, exposed communication' : 'Phase: exposed communication', phase.time_s, '')]
+    : staged
+      ? [total('All stages, summed', summed, '100%'), total('Phase, pipelined', phase.time_s, '')]
+      : total('Phase total', phase.time_s, '100%'));
   table.closest('.table-scroll').hidden = empty;
   table.replaceChildren(
     h('caption', { class: 'visually-hidden', text: `Operators of the ${phaseName} phase` }),

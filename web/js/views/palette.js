@@ -21,7 +21,17 @@ export const BOUND_LABELS = {
   compute: 'Compute-bound', memory: 'Memory-bound', network: 'Network-bound', overhead: 'Fixed overhead',
 };
 
-export const MEMORY_COLORS = { weights: '#2f6fd6', kv_cache: '#8a4fd1', activations: '#1e9e8a', free: '#e6ebf2' };
+export const MEMORY_COLORS = {
+  weights: '#2f6fd6', kv_cache: '#8a4fd1', activations: '#1e9e8a', free: '#e6ebf2',
+  gradients: '#b58b00', optimizer: '#8a4fd1', // training
+};
+// The parts of a training step (result.summary.breakdown), in stacking order.
+export const STEP_COLORS = {
+  compute_s: '#2f6fd6', tp_s: '#e07b24', cp_s: '#c0508a', pp_s: '#b58b00', zero3_s: '#8a4fd1',
+  bubble_s: '#aab3bf', dp_s: '#d9822b', optimizer_s: '#1e9e8a',
+};
+// Forward and backward blocks of the pipeline timeline.
+export const PASS_COLORS = { F: '#2f6fd6', B: '#1e9e8a' };
 export const OVER = '#d43c3c';
 export const AXIS = '#5b6675';
 export const GRID = '#e6ebf2';

@@ -14,10 +14,13 @@ export const HOW = {
   chips: 'the-parallel-mapping-and-placement',
 };
 
-function metric(id, label, { value, unit }, sub, extra = {}) {
+// extra: class, bar, trust (elements under the value), how (a methodology anchor other
+// than HOW[id]; none: no link).
+export function metric(id, label, { value, unit }, sub, extra = {}) {
+  const how = 'how' in extra ? extra.how : HOW[id];
   return h('div', { class: `metric ${extra.class ?? ''}`.trim(), dataset: { metric: id } },
     h('div', { class: 'metric-label' }, label,
-      h('a', { class: 'how', href: `methodology.html#${HOW[id]}`, title: `How is "${label}" computed?`, text: '?' })),
+      how ? h('a', { class: 'how', href: `methodology.html#${how}`, title: `How is "${label}" computed?`, text: '?' }) : null),
     h('div', { class: 'metric-value' },
       h('span', { class: 'value', text: value }),
       unit && value !== fmt.DASH ? [' ', h('span', { class: 'unit', text: unit })] : null),
@@ -46,13 +49,13 @@ function trust({ bound, expected, band, coverage, rate, show }) {
   return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;
 }
 
-const plural = (n, noun, many = `${noun}s`) => `${fmt.int(n)} ${n === 1 ? noun : many}`;
+export const plural = (n, noun, many = `${noun}s`) => `${fmt.int(n)} ${n === 1 ? noun : many}`;
 
 function tokensPerSecond(x) {
   return { value: fmt.compact(x), unit: 'tokens/s' };
 }
 
-function memoryBar(used, capacity, fits) {
+export function memoryBar(used, capacity, fits) {
   const fraction = capacity > 0 ? Math.min(used / capacity, 1) : 0;
   const fill = h('div', { class: 'meter-fill' });
   fill.style.width = `${(fraction * 100).toFixed(1)}%`;
