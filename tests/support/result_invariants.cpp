@@ -121,7 +121,6 @@ std::string check_answer(std::string_view answer) {
     double layers = 0;
     for (const Json& n : r["pipeline"]["stage_layers"]) layers += n.get<double>();
     if (r["pipeline"]["stages"] != par["pp"]) return "pipeline.stages is not pp";
-    const Json& sum = r["summary"];
     const Json& model = r["scenario"]["model"];
     double model_layers = 0;
     if (model.contains("layers")) {
