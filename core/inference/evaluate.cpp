@@ -237,6 +237,7 @@ Result evaluate_inference(const Scenario& s) {
     r.phases.push_back(std::move(expected.prefill));
     r.phases.push_back(std::move(expected.decode));
     add_warnings(s, r.memory, r.warnings);
+    for (std::string& w : placement_warnings(placement, s.system.network)) r.warnings.push_back(std::move(w));
     return r;
 }
 

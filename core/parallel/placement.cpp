@@ -62,4 +62,43 @@ Placement place(const Parallelism& p, const Network& net) {
     return out;
 }
 
+namespace {
+
+bool nested(int64_t a, int64_t b) { return a % b == 0 || b % a == 0; }
+
+// The chips in one unit of every level, innermost first (torus dimensions count as levels).
+std::vector<int64_t> unit_chips(const Network& net) {
+    std::vector<int64_t> out;
+    int64_t unit = 1;
+    for (const NetworkLevel& l : net.levels) {
+        if (l.topology == Topology::torus && !l.dims.empty()) {
+            for (int64_t d : l.dims) out.push_back(unit *= d);
+        } else {
+            out.push_back(unit *= l.size);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> placement_warnings(const Placement& placement, const Network& net) {
+    std::vector<std::string> out;
+    const std::vector<int64_t> units = unit_chips(net);
+    for (const DimensionPlacement& d : placement.dims) {
+        if (d.size <= 1) continue;
+        const int64_t extent = d.stride * d.size;
+        bool aligned = true;
+        for (int64_t c : units) {
+            if (c >= extent * 2 && c % extent == 0) break;  // whole groups inside: the rest is fine
+            aligned = aligned && nested(c, d.stride) && nested(c, extent);
+        }
+        if (aligned) continue;
+        out.push_back(std::string(to_string(d.dim)) + " groups of " + std::to_string(d.size) + " chips (stride " +
+                      std::to_string(d.stride) + ") do not line up with the network's units; their collectives' "
+                      "times are approximate");
+    }
+    return out;
+}
+
 }  // namespace envelope

@@ -10,6 +10,8 @@
 // span of the group (network/span.hpp). Groups are assumed aligned to unit boundaries
 // (degrees and level sizes powers of two, or dividing one another).
 #include <array>
+#include <string>
+#include <vector>
 
 #include "network/network.hpp"
 #include "network/span.hpp"
@@ -32,6 +34,12 @@ struct Placement {
 
 // Precondition: the network joins at least p.chips() chips (checked with the scenario).
 Placement place(const Parallelism& p, const Network& net);
+
+// Warnings for dimensions whose groups do not line up with the network's units: at some
+// level the chips of a unit and the group's stride (or its extent, stride × size) are not
+// multiples one of the other, e.g. TP 6 on 8-chip nodes, whose groups straddle nodes. Their
+// spans, and so their collectives' times, are approximate.
+std::vector<std::string> placement_warnings(const Placement& placement, const Network& net);
 
 // The spans of one group of `size` chips `stride` apart.
 Spans place_group(const Network& net, int64_t size, int64_t stride);

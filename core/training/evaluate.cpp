@@ -206,6 +206,7 @@ Result evaluate_training(const Scenario& s) {
             training_memory(TrainingMemoryInput{s.model, st.stage, s.parallelism, w, s.system.chip, m}));
     }
     add_warnings(s, r.training_memory, r.warnings);
+    for (std::string& w : placement_warnings(placement, s.system.network)) r.warnings.push_back(std::move(w));
 
     // Network per dimension: the step's collectives of every stage (mean per chip), and the
     // data-parallel synchronisation of the critical stage.
