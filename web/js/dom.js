@@ -15,3 +15,12 @@ export function h(tag, props = {}, ...children) {
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);
+
+// The same for SVG elements: attributes set as given (null and undefined skipped).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
+  el.append(...children.filter(Boolean));
+  return el;
+}

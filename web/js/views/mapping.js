@@ -3,23 +3,17 @@
 // replicas), and one line per dimension saying which network levels it crosses, with the
 // bytes it moves and the time it takes. Large systems are drawn as boxes of chips, each
 // split by the share of every colour in it.
-import { h, $ } from '../dom.js';
+import { h, $, svg } from '../dom.js';
 import * as fmt from '../format.js';
 import { boxes, chipText, chooseDim, colourOf, colouring, dimName, unitsOf } from './mapping-layout.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 720; // the widest picture, in px (it scales down with its card)
 const MAX_HEIGHT = 380;
 const GAP = 10; // between boxes
 const PAD = 5; // inside a box
 const LABEL = 14; // box label line
 
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
-  el.append(...children.filter(Boolean));
-  return el;
-}
+const s = svg;
 const title = (text) => s('title', {}, text);
 
 // The largest chip size whose boxes fit the picture's height.

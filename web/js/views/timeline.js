@@ -3,25 +3,19 @@
 // as gaps. With many micro-batches the steady middle is left out at a "⋯" mark.
 // Computed in the page from the per-stage operator times (pipeline-schedule.js); the
 // engine's step time adds the exposed DP sync and the optimizer (see the breakdown).
-import { h, $ } from '../dom.js';
+import { h, $, svg } from '../dom.js';
 import * as fmt from '../format.js';
 import { PASS_COLORS, shade } from './palette.js';
 import { swatch } from './breakdown-chart.js';
 import { scheduleName } from './training-summary.js';
 import { timelineOf } from './pipeline-schedule.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 760;
 const LABEL_W = 58;
 const CUT_W = 30;
 const AXIS_H = 22;
 
-function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
-  el.append(...children.filter(Boolean));
-  return el;
-}
+const s = svg;
 const title = (text) => s('title', {}, text);
 
 // The drawn pieces of the time axis: kept intervals with the cuts between them.
