@@ -92,6 +92,11 @@ void collective_backward(const Op& f, std::vector<Op>& out) {
     if (name == "embed_allreduce" || name == "loss_allreduce") return;
     Op b = f;
     b.variant = "backward";
+    if (name == "cp_kv_allgather") {
+        // Context parallelism keeps only its own K/V chunk: the backward gathers them again,
+        // then reduce-scatters their gradients (Megatron-LM context_parallel.md).
+        out.push_back(b);
+    }
     if (f.collective == CollectiveKind::reduce_scatter) b.collective = CollectiveKind::all_gather;
     if (f.collective == CollectiveKind::all_gather) b.collective = CollectiveKind::reduce_scatter;
     out.push_back(b);

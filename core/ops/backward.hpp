@@ -10,7 +10,8 @@
 //               the input gradient
 //   collective  the conjugate: all-reduce ↔ all-reduce, reduce-scatter ↔ all-gather,
 //               a stage hand-off sends the gradient back; none for the embedding's
-//               all-reduce (its backward is the identity) and the loss's scalars
+//               all-reduce (its backward is the identity) and the loss's scalars; the
+//               context-parallel K/V all-gather is done again before its reduce-scatter
 //   batched activation products (unfused attention): twice the FLOPs, traffic mirrored
 // Ops get variant "recompute", "dgrad", "wgrad" or "backward" beside their forward name.
 #include <vector>
