@@ -22,6 +22,7 @@ Json evaluate_document(const Json& doc) {
     r.error_bands.coverage = bands.coverage;
     r.error_bands.ttft = {bands.ttft.low, bands.ttft.high, bands.ttft.cases};
     r.error_bands.generation = {bands.generation.low, bands.generation.high, bands.generation.cases};
+    r.error_bands.step = {bands.step.low, bands.step.high, bands.step.cases};
     return to_json(r, s);
 }
 

@@ -130,6 +130,7 @@ struct ResultErrorBands {
     double coverage = 0;
     ResultErrorBand ttft;
     ResultErrorBand generation;
+    ResultErrorBand step;       // training: on the step time
 };
 
 struct Result {

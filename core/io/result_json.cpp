@@ -116,6 +116,12 @@ Json to_json(const Result& r, const Scenario& s) {
     out["workload"] = training ? "training" : "inference";
     out["scenario"] = to_json(s);
     out["summary"] = training ? training_summary_json(r.training) : inference_summary(r);
+    if (training) {
+        out["summary"]["error_band"] = {{"coverage", r.error_bands.coverage},
+                                        {"step", {{"low", r.error_bands.step.low},
+                                                  {"high", r.error_bands.step.high},
+                                                  {"cases", r.error_bands.step.cases}}}};
+    }
     out["pipeline"] = {{"stages", r.pipeline.stages},
                        {"micro_batches", r.pipeline.micro_batches},
                        {"micro_batch", r.pipeline.micro_batch},

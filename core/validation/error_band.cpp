@@ -32,17 +32,23 @@ ErrorBand band_of(const std::vector<double>& time_ratios, double coverage) {
 
 InferenceErrorBands inference_error_bands(const ValidationReport& report) {
     InferenceErrorBands bands;
-    std::vector<double> ttft, generation;
+    std::vector<double> ttft, generation, step;
     for (const ScoredCase& c : report.cases) {
-        if (c.kind != "inference") continue;
         // As a ratio on time: measured / predicted for a time, predicted / measured for a rate.
         const double ratio = c.measured / c.predicted;
+        if (c.kind == "training") {
+            if (c.primary == "step_time_s") step.push_back(ratio);
+            else if (c.primary == "tflops_per_gpu" || c.primary == "mfu") step.push_back(1 / ratio);
+            continue;
+        }
+        if (c.kind != "inference") continue;
         if (c.primary == "ttft_ms") ttft.push_back(ratio);
         else if (c.primary == "tpot_ms" || c.primary == "e2e_latency_ms") generation.push_back(ratio);
         else generation.push_back(1 / ratio);
     }
     bands.ttft = band_of(ttft, bands.coverage);
     bands.generation = band_of(generation, bands.coverage);
+    bands.step = band_of(step, bands.coverage);
     return bands;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // How far real runs fall from the model's predictions: the empirical error band shown
-// beside every inference result, from the residuals of the bundled measured cases
+// beside every result, from the residuals of the bundled measured cases
 // (presets/measured/cases.json) of the same kind and metric.
 #include <vector>
 
@@ -21,9 +21,10 @@ struct InferenceErrorBands {
     double coverage = 0.8;  // the share of cases inside each band
     ErrorBand ttft;         // ttft_ms cases
     ErrorBand generation;   // throughput, TPOT and end-to-end cases (mostly decode time)
+    ErrorBand step;         // training step times and TFLOP/s (as a ratio on the step time)
 };
 
-// Bands from a validation report (inference cases only).
+// Bands from a validation report (its inference and training cases).
 InferenceErrorBands inference_error_bands(const ValidationReport& report);
 
 // Bands from the bundled measured cases, validated once per process (about 100 small

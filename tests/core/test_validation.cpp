@@ -165,3 +165,17 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(kind("memory").mape <= 0.17);
     CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.22);
 }
+
+TEST_CASE("training results get the error band of the training cases, as a ratio on the step time") {
+    ValidationReport r;
+    // Step times measured 1.1 and 1.3 times the prediction; a TFLOP/s predicted 20% high is a
+    // step 1.2 times the prediction.
+    r.cases.push_back({"a", "training", "step_time_s", "", "", "", 11, 10, 0.1, {}});
+    r.cases.push_back({"b", "training", "step_time_s", "", "", "", 13, 10, 0.3, {}});
+    r.cases.push_back({"c", "training", "tflops_per_gpu", "", "", "", 100, 120, 0.2, {}});
+    const InferenceErrorBands b = inference_error_bands(r);
+    CHECK(b.step.cases == 3);
+    CHECK(b.step.low == doctest::Approx(1.1 + 0.1 * (1.2 - 1.1) * 2));  // 10th percentile of {1.1, 1.2, 1.3}
+    CHECK(b.step.high == doctest::Approx(1.3 - 0.1 * (1.3 - 1.2) * 2));
+    CHECK(b.ttft.cases == 0);
+}

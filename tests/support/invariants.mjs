@@ -46,7 +46,7 @@ function checkInference(result) {
 function checkTraining(result) {
   const { summary, memory } = result;
   for (const [k, v] of Object.entries(summary)) {
-    if (k === 'breakdown') continue;
+    if (k === 'breakdown' || k === 'error_band') continue;
     if (k === 'train_time_s' || k === 'chip_hours') assert.ok(v === null || typeof v === 'number', `summary.${k}`);
     else assert.equal(typeof v, 'number', `summary.${k} = ${v}`);
   }
