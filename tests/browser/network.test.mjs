@@ -121,6 +121,55 @@ test('an engine error on a network field shows next to that field', async () => 
   await page.close();
 });
 
+test('a bandwidth that is not above zero shows no derived text, and an emptied field leaves no stale error or link key', async () => {
+  const page = await open(base);
+  await page.click('#net summary');
+  assert.match(await page.textContent('#hardware-hint'), /450 GB\/s per chip/);
+  for (const bad of ['-5', '0']) {
+    await page.fill('#net-0-link_gbps', bad);
+    await page.locator('#net-0-link_gbps-error').waitFor({ state: 'visible' });
+    await page.waitForFunction((b) => location.hash.includes(`net0.link_gbps=${b}`), bad);
+    // The engine's error at the field and at the collective, but no "-90 GB/s per chip".
+    assert.doesNotMatch(await page.textContent('#hardware-hint'), /GB\/s/);
+    await page.locator('#collective-error').waitFor({ state: 'visible' });
+    assert.match(await page.textContent('#collective-error'), new RegExp(`got ${bad}`));
+  }
+
+  // Emptied: "Enter a number" at the field; the collective's error of the old entry goes,
+  // the link drops the entry, the hint shows nothing derived from it.
+  await page.fill('#net-0-link_gbps', '');
+  await page.waitForFunction(() => /Enter a number/.test(document.querySelector('#net-0-link_gbps-error').textContent));
+  await page.waitForFunction(() => !location.hash.includes('net0.link_gbps'));
+  assert.equal(await page.isVisible('#collective-error'), false);
+  assert.equal(await page.evaluate(() => document.querySelector('#collective-chart').classList.contains('stale')), true);
+  assert.doesNotMatch(await page.textContent('#hardware-hint'), /GB\/s/);
+
+  // The next edit elsewhere rewrites the field with the preset's value: all is well again.
+  await page.fill('#batch', '2');
+  await page.locator('#net-0-link_gbps-error').waitFor({ state: 'hidden' });
+  assert.equal(await page.inputValue('#net-0-link_gbps'), '25');
+  assert.match(await page.textContent('#hardware-hint'), /450 GB\/s per chip/);
+  assert.equal(await page.evaluate(() => document.querySelector('#collective-chart').classList.contains('stale')), false);
+  await assertClean(page);
+  await page.close();
+});
+
+test('choosing a scenario preset resets the collective chip count and its error', async () => {
+  const page = await open(base);
+  await page.fill('#coll-chips', '1e9');
+  await page.locator('#coll-chips-error').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => location.hash.includes('coll_chips=1000000000'));
+  await page.selectOption('#scenario-preset', 'llama3-70b-2x-dgx-h100-pp2');
+  await page.waitForFunction(() => location.hash.includes('pp=2'));
+  await page.locator('#coll-chips-error').waitFor({ state: 'hidden' });
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /coll_chips/);
+  assert.equal(await page.inputValue('#coll-chips'), '');
+  assert.equal(await page.getAttribute('#coll-chips', 'placeholder'), '8 (TP)');
+  assert.equal(await page.inputValue('#scenario-preset'), 'llama3-70b-2x-dgx-h100-pp2');
+  await assertClean(page);
+  await page.close();
+});
+
 test('two DGX H100 with TP 8 × PP 2: two stages, TP on NVLink and PP on InfiniBand', async () => {
   const page = await open(base);
   await page.selectOption('#scenario-preset', 'llama3-70b-2x-dgx-h100-pp2');

@@ -61,7 +61,9 @@ test('loads the default scenario under the page CSP and shows headline numbers',
   const chart = page.locator('#latency-chart');
   await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();
-  await page.mouse.move(box.x + 60, box.y + 86); // inside the prefill bar's first segment
+  // Inside the prefill bar's first segment (its grid is laid out for the chart's width).
+  const grid = await page.evaluate(() => window.echarts.getInstanceByDom(document.querySelector('#latency-chart')).getOption().grid[0]);
+  await page.mouse.move(box.x + 60, box.y + grid.top + grid.height / 2);
   const tip = page.locator('#latency-chart .echarts-tooltip');
   await tip.waitFor({ state: 'visible' });
   assert.match(await tip.textContent(), /Prefill: .*of the phase/);
@@ -170,6 +172,78 @@ test('errors find their field by path prefix, and empty inputs are caught before
   await page.fill('#pp', '1');
   await page.locator('#chips-error').waitFor({ state: 'hidden' });
   await assertClean(page);
+});
+
+test('too few chips for TP × PP × DP: the error is at DP when DP was set, with the product the page asks for', async () => {
+  await reset();
+  await page.fill('#chips', '4');
+  await page.fill('#tp', '2');
+  await page.fill('#pp', '2');
+  await page.fill('#dp', '2');
+  const dpError = page.locator('#dp-error');
+  await dpError.waitFor({ state: 'visible' });
+  // The engine's words unchanged, then the page's hint (inference shows no CP field).
+  assert.equal(await dpError.textContent(), 'tp × cp × dp × pp = 8 needs more chips than system.count = 4 — TP × PP × DP = 8 chips needed.');
+  assert.equal(await page.textContent('#dp-error .error-note'), ' — TP × PP × DP = 8 chips needed.');
+  assert.equal(await page.isVisible('#chips-error'), false);
+  assert.equal(await page.getAttribute('#dp', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#general-error'), /\(TP × PP × DP = 8 chips needed\) \(see “Replicas \(DP\)”\)/);
+
+  // DP left to the engine: the chip count is what falls short.
+  await page.fill('#dp', '');
+  await dpError.waitFor({ state: 'hidden' });
+  await page.fill('#pp', '4');
+  await page.locator('#chips-error').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#chips-error'), /needs more chips than system.count = 4 — TP × PP × DP = 8 chips needed\./);
+  await assertClean(page);
+});
+
+test('long latencies read in hours, bound and measured range included', async () => {
+  // Ten million prompt tokens on one DGX H100: about 22,500 s to the first token.
+  await page.evaluate(() => {
+    location.hash = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=10000000&output=256&precision=bf16&flash=on';
+  });
+  await page.waitForFunction(() => document.querySelector('#input').value === '10000000');
+  const h = await headline(page);
+  assert.match(h.ttft, /^6\.\d+\s*h$/);
+  assert.match(h.e2e, /^6\.\d+\s*h$/);
+  assert.match(h.tpot, /^\d+(\.\d+)?\s*ms$/);
+  const trust = await page.textContent('[data-metric="ttft"] .metric-trust');
+  assert.match(trust, /roofline bound [\d.]+\s*h/);
+  assert.match(trust, /measured runs: [\d.]+\s*h – [\d.]+\s*h/);
+  assert.doesNotMatch(await page.textContent('#summary'), /\d{2},\d{3}\s*s/);
+  await assertClean(page);
+});
+
+test('a page restored from the back-forward cache is drawn again from its link', async () => {
+  await reset();
+  await page.fill('#batch', '7');
+  await page.waitForFunction(() => location.hash.includes('batch=7'));
+  // What a browser may put back into the controls of a cached page, then the event it fires.
+  await page.evaluate(() => {
+    document.querySelector('#batch').value = '1024';
+    document.querySelector('#tp').value = '3';
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+  });
+  assert.equal(await page.inputValue('#batch'), '7');
+  assert.equal(await page.inputValue('#tp'), '8');
+  await assertClean(page);
+});
+
+test('back to a training link: the hidden inference inputs hold nothing the browser kept', async () => {
+  const training = '#mode=training&model=gpt-3-175b&system=dgx-a100&chips=1024&tp=8&pp=8&dp=16&sp=off&cp=1&zero=2'
+    + '&schedule=interleaved_1f1b&vs=4&seq=2048&global_batch=1536&micro_batch=2&recompute=full&precision=fp16&flash=off&dropout=on';
+  const tab = await open(base + training);
+  assert.equal(await tab.getAttribute('#inputs', 'autocomplete'), 'off');
+  await tab.goto(base);
+  await tab.waitForSelector('[data-metric="ttft"]');
+  await tab.fill('#batch', '9');
+  await tab.goBack();
+  await tab.waitForSelector('[data-metric="step"]');
+  await tab.waitForFunction(() => document.querySelector('#seq_len').value === '2048');
+  assert.equal(await tab.isChecked('#mode-training'), true);
+  for (const id of ['#batch', '#input', '#output', '#micro_batches']) assert.equal(await tab.inputValue(id), '', id);
+  await tab.close();
 });
 
 test('a chip × count machine and a scenario preset load into the form', async () => {

@@ -49,9 +49,15 @@ test('the mode switch shows the training inputs and views, and switching back re
   assert.equal(await page.isVisible('#batch'), true);
   assert.equal(await page.isVisible('#seq_len'), false);
 
+  // Llama-2-70B cannot train on 8 H100 even with full recomputation and ZeRO 1 (≈ 156 GB
+  // per chip), so the first switch loads the training preset of one DGX H100, and says so.
   await page.click('label[for="mode-training"]');
   await page.waitForSelector('[data-metric="step"]');
-  assert.match(await page.evaluate(() => location.hash), /^#mode=training&model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&/);
+  const trainingHash = await page.evaluate(() => location.hash);
+  assert.match(trainingHash, /^#mode=training&model=llama-3-8b&system=dgx-h100&chips=8&tp=1&pp=1&dp=4&sp=off&cp=2&zero=1&/);
+  assert.equal(await page.inputValue('#scenario-preset'), 'train-llama3-8b-8-h100');
+  assert.match(await page.textContent('#notice'), /Llama-2-70B on 8 chips does not fit in memory.*Train Llama-3-8B on one DGX H100/);
+  assert.match(await page.textContent('[data-metric="memory"]'), /fits/);
   for (const id of ['#seq_len', '#global_batch', '#micro_batch', '#recompute', '#train_precision', '#train_flash', '#dropout', '#train_tokens', '#cp', '#zero', '#schedule', '#sp']) {
     assert.equal(await page.isVisible(id), true, `${id} shown in training`);
   }
@@ -59,7 +65,7 @@ test('the mode switch shows the training inputs and views, and switching back re
     assert.equal(await page.isVisible(id), false, `${id} hidden in training`);
   }
   assert.ok(await page.$('#timeline svg'));
-  assert.match(await page.textContent('#scenario-desc'), /^training · TP 8/);
+  assert.match(await page.textContent('#scenario-desc'), /^training · TP 1 × CP 2 × DP 4 · ZeRO 1/);
   // The framework options sit in a closed section that opens with the keyboard.
   await page.focus('#framework summary');
   await page.keyboard.press('Enter');
@@ -72,6 +78,53 @@ test('the mode switch shows the training inputs and views, and switching back re
   assert.deepEqual(await headline(page), shown);
   assert.equal(await page.isVisible('#latency-chart'), true);
   assert.equal(await page.isVisible('#timeline'), false);
+  assert.equal(await page.isVisible('#notice'), false);
+  await assertClean(page);
+
+  // And to training again: the same training scenario as before.
+  await page.click('label[for="mode-training"]');
+  await page.waitForSelector('[data-metric="step"]');
+  assert.equal(await page.evaluate(() => location.hash), trainingHash);
+  await page.close();
+});
+
+test('the first switch to training keeps a model that fits with memory-lean settings', async () => {
+  // Llama-2-70B on 32 H100, TP 8: the usual defaults need ≈ 185 GB per chip; one sequence
+  // per micro-batch, full recomputation, ZeRO 1 and SP bring it under 80 GiB.
+  const page = await open(`${base}#model=llama-2-70b&system=dgx-h100&chips=32&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on`);
+  await page.click('label[for="mode-training"]');
+  await page.waitForSelector('[data-metric="step"]');
+  assert.match(await page.evaluate(() => location.hash),
+    /^#mode=training&model=llama-2-70b&system=dgx-h100&chips=32&tp=8&pp=1&sp=on&cp=1&zero=1&.*&micro_batch=1&recompute=full&/);
+  assert.equal(await page.inputValue('#model'), 'llama-2-70b');
+  assert.equal(await page.inputValue('#recompute'), 'full');
+  assert.equal(await page.inputValue('#zero'), '1');
+  assert.match(await page.textContent('[data-metric="memory"]'), /fits/);
+  assert.equal(await page.isVisible('#notice'), false);
+  await assertClean(page);
+  await page.close();
+});
+
+test('"with recomputation" is said only when something is recomputed', async () => {
+  const page = await open(base);
+  await loadPreset(page); // recompute = none
+  const mfu = await page.textContent('[data-metric="mfu"] .metric-sub');
+  const tflops = await page.textContent('[data-metric="tflops"] .metric-sub');
+  assert.match(mfu, /^HFU [\d.]+%$/);
+  assert.doesNotMatch(tflops, /with recomputation/);
+  const blocks = await page.$$eval('#timeline .tl-b title', (ts) => ts.map((t) => t.textContent));
+  assert.ok(blocks.length > 0);
+  for (const text of blocks) assert.doesNotMatch(text, /recomputation/);
+  assert.doesNotMatch(await page.getAttribute('#breakdown-list li[data-part="compute_s"]', 'title'), /recomputation/);
+
+  for (const mode of ['selective', 'full']) {
+    await page.selectOption('#recompute', mode);
+    await page.waitForFunction((m) => location.hash.includes(`recompute=${m}`), mode);
+    await page.waitForFunction(() => /with recomputation/.test(document.querySelector('[data-metric="mfu"] .metric-sub').textContent));
+    assert.match(await page.textContent('[data-metric="tflops"] .metric-sub'), /TFLOP\/s with recomputation/);
+    assert.match(await page.textContent('#timeline .tl-b title'), /backward \(recomputation included\)/);
+    assert.match(await page.getAttribute('#breakdown-list li[data-part="compute_s"]', 'title'), /recomputation included/);
+  }
   await assertClean(page);
   await page.close();
 });
@@ -93,6 +146,8 @@ test('a training preset fills the form and shows step time, MFU, the breakdown, 
 
   const step = shownNumber(await metric(page, 'step'));
   assert.ok(step > 0);
+  // The measured-run range of the bundled training cases beside the step time.
+  assert.match(await page.textContent('[data-metric="step"] .metric-band'), /^measured runs: .+ – .+/);
   const mfu = shownNumber(await metric(page, 'mfu'));
   assert.ok(mfu > 0.05 && mfu < 1, `MFU ${mfu}`);
   assert.match(await page.textContent('[data-metric="mfu"]'), /HFU \d.*causal mask not halved \(Korthikanti et al\. 2022 eq\. 7\)/);

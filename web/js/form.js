@@ -83,9 +83,15 @@ function fillSelects(presets) {
 }
 
 // The chip, then the innermost level of the network (its bandwidth per chip, one direction).
-function hardwareHint(machine, presets) {
+// `invalid`: the entries that are not numbers; a bandwidth from an entry that is not a
+// number, or not above zero, is left out rather than shown.
+function hardwareHint(machine, presets, invalid = new Map()) {
   const first = networkOf(machine, presets)[0];
-  const net = first ? ` · ${first.name}, ${num(first.links_per_chip * first.link_gbps)} GB/s per chip` : '';
+  const perChip = first ? first.links_per_chip * first.link_gbps : NaN;
+  const typed = !invalid.has('net-0-links_per_chip') && !invalid.has('net-0-link_gbps');
+  const net = first && typed && Number.isFinite(perChip) && first.links_per_chip > 0 && first.link_gbps > 0
+    ? ` · ${first.name}, ${num(perChip)} GB/s per chip`
+    : '';
   if (machine.kind === 'system') {
     const sys = presets.systems[machine.preset];
     return `${sys.count} × ${presets.chips[sys.chip]?.name ?? sys.chip} per system${net}`;
@@ -117,7 +123,9 @@ function setValue(el, value, force) {
   return true;
 }
 
-export function createForm(presets, { onChange }) {
+// onChange(state, {notice}): a new state from an edit; check(state) -> {ok, fits}: whether a
+// state computes and fits in memory (the first switch to training looks for one that does).
+export function createForm(presets, { onChange, check }) {
   fillSelects(presets);
   let current = null;
   const invalid = new Map(); // field id -> message, for entries that are not numbers at all
@@ -148,7 +156,7 @@ export function createForm(presets, { onChange }) {
     onChange(next);
   }
   const network = createNetworkEditor(presets, { update, readNumber, invalid });
-  const training = createTrainingForm(presets, { current: () => current, update, onChange, readNumber });
+  const training = createTrainingForm(presets, { current: () => current, update, onChange, readNumber, check });
 
   $('#scenario-preset').addEventListener('change', (e) => {
     const key = e.target.value;
@@ -156,7 +164,8 @@ export function createForm(presets, { onChange }) {
       render(current); // "Custom" is a description, not a choice: show the real match again
       return;
     }
-    onChange({ ...fromScenario(presets.scenarios[key], presets), view: current.view });
+    // The collective's chip count starts again from the new scenario's TP group.
+    onChange({ ...fromScenario(presets.scenarios[key], presets), view: { ...current.view, coll_chips: null } });
   });
 
   $('#model').addEventListener('change', (e) => {
@@ -243,7 +252,6 @@ export function createForm(presets, { onChange }) {
     $('#arch-reset').hidden = edits === 0;
 
     set($('#hardware'), `${state.machine.kind}:${state.machine.preset}`);
-    $('#hardware-hint').textContent = hardwareHint(state.machine, presets);
     const inference = state.mode !== 'training';
     const fields = inference ? { ...NUMBER_FIELDS, ...OPTIONAL_FIELDS, ...INFERENCE_FIELDS, ...OPTIONAL_INFERENCE_FIELDS }
       : { ...NUMBER_FIELDS, ...OPTIONAL_FIELDS };
@@ -252,6 +260,8 @@ export function createForm(presets, { onChange }) {
       set($(`#${id}`), obj[key] ?? '');
     }
     network.render(state, { force });
+    // After the network's inputs: a rewritten one has dropped its "not a number".
+    $('#hardware-hint').textContent = hardwareHint(state.machine, presets, invalid);
     training.render(state, set);
     if (inference) {
       for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);

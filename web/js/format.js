@@ -54,14 +54,18 @@ export const flops = (f) => join(scaled(f, FLOPS, 'FLOP'));
 const SI = [[1, ''], [1e3, 'k'], [1e6, 'M'], [1e9, 'G'], [1e12, 'T'], [1e15, 'P'], [1e18, 'E']];
 export const si = (x) => join(scaled(x, SI, '')).trimEnd();
 
-// A long duration in the unit a person would say: 90 s, 42 min, 5.3 h, 27.4 days.
-export function duration(s) {
-  if (!ok(s)) return DASH;
-  if (s < 120) return time(s);
-  if (s < 7200) return `${sig3.format(s / 60)}${NBSP}min`;
-  if (s < 172800) return `${sig3.format(s / 3600)}${NBSP}h`;
-  return `${sig3.format(s / 86400)}${NBSP}days`;
+// A duration in the unit a person would say: 820 µs, 1.2 s, 90 s, 42 min, 6.25 h, 27.4 days.
+// Every headline time uses it (time to first token, end-to-end latency, the step, time to
+// train), so that 22,500 s reads 6.25 h. -> { value, unit }
+export function durationParts(s) {
+  if (!ok(s) || Math.abs(s) < 120) return timeParts(s);
+  const abs = Math.abs(s);
+  // Rounded first, so that 7,199 s is "2 h" and not "120 min".
+  const [div, unit] = abs < 7200 - 30 ? [60, 'min'] : abs < 172800 ? [3600, 'h'] : [86400, 'days'];
+  return { value: sig3.format(s / div), unit };
 }
+
+export const duration = (s) => join(durationParts(s));
 
 export function gb(b) {
   return ok(b) ? `${sig3.format(b / 1e9)}${NBSP}GB` : DASH;

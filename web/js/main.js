@@ -82,8 +82,8 @@ async function start() {
       renderTimeline(result);
     } else {
       renderSummary(result);
-      memoryChart.render(memoryOption(result));
-      latencyChart.render(latencyOption(result, view));
+      memoryChart.render((width) => memoryOption(result, width));
+      latencyChart.render((width) => latencyOption(result, view, width));
     }
     renderMapping(result, view, onView);
     renderOpsTable(result, view);
@@ -110,15 +110,22 @@ async function start() {
     body.hidden = lastGood === null;
     body.classList.toggle('stale', failed);
     if (lastGood) renderResult(lastGood, state.view);
-    renderErrors({ localErrors, engineError, stale: failed && lastGood !== null });
-    // The collective is computed for the inputs as they are (it needs only the system).
-    if (lastGood) networkView.render(state, lastGood);
+    renderErrors({ localErrors, engineError, stale: failed && lastGood !== null, state });
+    // The collective is computed for the inputs as they are (it needs only the system);
+    // while an input is not a number it waits, without an error of older inputs.
+    if (lastGood) networkView.render(state, lastGood, { blocked: localErrors.size > 0 });
   }
 
   const form = createForm(presets, {
-    onChange: (next) => {
-      showNotice(null);
+    // notice: a sentence about what the page did beyond the edit (a preset it loaded).
+    onChange: (next, { notice = null } = {}) => {
+      showNotice(notice);
       update(next);
+    },
+    // Whether a state computes, and fits in memory (the switch to training looks for one).
+    check: (candidate) => {
+      const result = engine.evaluate(toScenario(candidate));
+      return { ok: result.ok === true, fits: result.ok === true && result.memory?.fits === true };
     },
   });
 
@@ -130,6 +137,11 @@ async function start() {
 
   // replaceState does not fire hashchange: this only sees links and edits of the address bar.
   window.addEventListener('hashchange', restoreFromHash);
+  // Back to a page kept in the back-forward cache: the form is drawn again from the link,
+  // so no value the browser kept in a control outlives the state it belongs to.
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) restoreFromHash();
+  });
   restoreFromHash();
 }
 

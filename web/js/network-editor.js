@@ -111,9 +111,16 @@ export function createNetworkEditor(presets, { update, readNumber, invalid }) {
         else delete network[i].in_network_reduction;
       } else {
         const value = read(el, key);
-        if (value === undefined) return;
         const flat = flatten(network[i]);
-        if (value === null) delete flat[key];
+        if (value === undefined) {
+          // Not a number (an emptied field): the level goes back to the preset's value, so
+          // that neither the link nor the views keep the entry it replaced; the field keeps
+          // its "Enter a number" until it is rewritten.
+          const theirs = preset[i] ? flatten(preset[i]) : null;
+          if (!theirs) return;
+          if (key in theirs) flat[key] = theirs[key];
+          else delete flat[key];
+        } else if (value === null) delete flat[key];
         else flat[key] = value;
         network[i] = unflatten(flat);
       }
@@ -127,7 +134,10 @@ export function createNetworkEditor(presets, { update, readNumber, invalid }) {
     edit((network) => network.splice(i, 1));
   });
   $('#net-add').addEventListener('click', () => edit((network) => network.push(newLevel(network))));
-  $('#net-reset').addEventListener('click', () => update((next) => { next.machine.network = null; }));
+  $('#net-reset').addEventListener('click', () => {
+    for (const id of [...invalid.keys()]) if (id.startsWith('net-')) invalid.delete(id);
+    update((next) => { next.machine.network = null; });
+  });
 
   // Rebuilds the inputs only when the set of fields changes (so typing keeps its focus),
   // then writes the values, except into the input someone is typing in.
@@ -163,13 +173,17 @@ export function createNetworkEditor(presets, { update, readNumber, invalid }) {
         invalid.delete(el.id);
       }
     });
-    const edited = state.machine.network !== null;
+    // An emptied field has put the preset's value back in the state, but is still an edit
+    // on screen: the reset stays at hand.
+    const edited = state.machine.network !== null || [...invalid.keys()].some((id) => id.startsWith('net-'));
     $('#net-badge').hidden = !edited;
     $('#net-badge').textContent = 'edited';
     $('#net-reset').hidden = !edited;
-    const joined = network.reduce((n, l) => n * (Number(l.size) || 1), 1);
+    // Sizes that are not whole numbers above zero make no count of chips to show.
+    const sized = network.every((l, i) => Number.isInteger(l.size) && l.size > 0 && !invalid.has(fieldId(i, 'size')));
+    const joined = network.reduce((n, l) => n * l.size, 1);
     $('#net-summary').textContent = network.length
-      ? `${network.map((l) => `${l.name} ×${int(l.size)}`).join(' → ')}: joins ${int(joined)} chips.`
+      ? `${network.map((l) => `${l.name}${sized ? ` ×${int(l.size)}` : ''}`).join(' → ')}${sized ? `: joins ${int(joined)} chips` : ''}.`
       : 'No network: a single chip, or add a level.';
   }
 

@@ -4,7 +4,9 @@
 // settings a mode had when it was left come back when it is chosen again.
 import { h, $ } from './dom.js';
 import { defaultState } from './state.js';
-import { chipOf, switchMode, trainingPrecisions } from './training.js';
+import { fromScenario } from './scenario.js';
+import { int } from './format.js';
+import { TRAINING_PARALLEL, TRAINING_WORKLOAD, chipOf, switchMode, trainingPrecisions } from './training.js';
 
 // Number inputs and where their value lives; `optional` ones may stay empty (null).
 const NUMBERS = {
@@ -32,21 +34,80 @@ const SELECTS = {
 
 const showVirtualStages = (p) => p.schedule === 'interleaved_1f1b' || p.virtual_stages !== 1;
 
+// The training preset the first switch to training falls back on when the scenario's own
+// model and machine cannot train in memory (Llama-2-70B on one DGX H100, the default, cannot).
+export const TRAINING_FALLBACK = 'train-llama3-8b-8-h100';
+
+// Memory-lean training settings: one sequence per micro-batch, every layer recomputed, the
+// optimizer states sharded over the replicas, the norms split over the TP group.
+function leanStart(state, maxSeqLen) {
+  return {
+    parallelism: { ...TRAINING_PARALLEL, zero: 1, sp: state.parallelism.tp > 1 },
+    workload: { ...TRAINING_WORKLOAD, seq_len: Math.min(TRAINING_WORKLOAD.seq_len, maxSeqLen ?? Infinity), micro_batch: 1, recompute: 'full' },
+  };
+}
+
+const sameMachine = (a, b) => JSON.stringify([a.model, a.machine]) === JSON.stringify([b.model, b.machine]);
+const sameScenario = (a, b) => JSON.stringify({ ...a, view: null }) === JSON.stringify({ ...b, view: null });
+
 // current(): the form's state; update(edit): applies an edit to a copy and hands it on;
-// readNumber(el, {optional}): the form's number reader (records entries that are not numbers).
-export function createTrainingForm(presets, { current, update, onChange, readNumber }) {
+// onChange(state, {notice}): hands on a new state; readNumber(el, {optional}): the form's
+// number reader (records entries that are not numbers); check(state) -> {ok, fits}: whether
+// a state computes, and fits in memory.
+export function createTrainingForm(presets, { current, update, onChange, readNumber, check = () => ({ ok: true, fits: true }) }) {
   const left = { inference: null, training: null }; // what each mode had when it was left
+  // After a fallback to the training preset: the inference state it replaced, and the
+  // training state it loaded (back to inference with the same model and machine restores it).
+  let replaced = null;
+
+  // The first switch to training: the model and machine kept, with the usual training
+  // settings if they fit, else with lean ones; if neither fits, the fallback preset. A
+  // scenario the engine refuses (a batch that does not split over the replicas) stays, so
+  // that its error shows at its field.
+  function firstTraining(state, maxSeqLen) {
+    const plain = switchMode(state, 'training', { maxSeqLen });
+    const first = check(plain);
+    if (first.fits || !first.ok) return { next: plain };
+    const lean = switchMode(state, 'training', { other: leanStart(state, maxSeqLen), maxSeqLen });
+    if (check(lean).fits) return { next: lean };
+    const doc = presets.scenarios[TRAINING_FALLBACK];
+    if (!doc) return { next: plain };
+    const next = { ...fromScenario(doc, presets), view: state.view };
+    replaced = { inference: state, training: next };
+    const model = presets.models[state.model.preset]?.name ?? state.model.preset;
+    return {
+      next,
+      notice: `Training ${model} on ${int(state.machine.count)} ${state.machine.count === 1 ? 'chip' : 'chips'} does not fit in memory, ` +
+        `even with full recomputation and ZeRO 1, so training starts from the preset “${doc.name}”. ` +
+        'Switching back to Inference returns to your scenario.',
+    };
+  }
 
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener('change', (e) => {
       const state = current();
       const mode = e.target.value;
+      const maxSeqLen = presets.models[state.model.preset]?.max_seq_len;
       left[state.mode] = { parallelism: state.parallelism, workload: state.workload, engine: state.engine };
-      const fallback = defaultState(presets);
+      if (mode === 'training' && replaced && sameScenario(state, replaced.inference)) {
+        onChange({ ...structuredClone(replaced.training), view: state.view });
+        return;
+      }
+      if (mode === 'training' && !left.training && state.mode !== 'training') {
+        const { next, notice } = firstTraining(state, maxSeqLen);
+        onChange(next, { notice });
+        return;
+      }
+      if (mode === 'inference' && replaced && sameMachine(state, replaced.training)) {
+        replaced.training = state; // with its edits, for the next switch to training
+        onChange({ ...structuredClone(replaced.inference), view: state.view });
+        return;
+      }
+      replaced = null;
       onChange(switchMode(state, mode, {
         other: left[mode],
-        inference: fallback,
-        maxSeqLen: presets.models[state.model.preset]?.max_seq_len,
+        inference: defaultState(presets),
+        maxSeqLen,
       }));
     });
   }

@@ -91,7 +91,7 @@ async function start() {
       (kind === ALL || c.kind === kind) && (chip === ALL || c.chip === chip) && (metric === ALL || c.primary === metric));
     $('#chart-note').textContent = `${fmt.int(shown.length)} of ${fmt.int(report.cases.length)} cases. ` +
       'Points between the dashed lines are within 25% of the measurement.';
-    chart.render(validationOption(shown));
+    chart.render((width) => validationOption(shown, width));
     renderCases(shown);
   }
   $('#filters').addEventListener('change', update);

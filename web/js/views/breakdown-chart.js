@@ -2,12 +2,13 @@
 // step time) as one horizontal stacked bar, and the same numbers as a list under it.
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
-import { STEP_COLORS, AXIS, GRID, FONT } from './palette.js';
+import { STEP_COLORS, AXIS, GRID, FONT, labelInk } from './palette.js';
+import { labelFits } from './chart.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
 export const STEP_PARTS = {
-  compute_s: ['Compute', 'Forward and backward kernels of the slowest stage, recomputation included'],
+  compute_s: ['Compute', 'Forward and backward kernels of the slowest stage'],
   tp_s: ['TP communication', 'Tensor-parallel collectives left on the critical path'],
   cp_s: ['CP communication', 'The context-parallel K/V ring not hidden behind attention'],
   pp_s: ['Pipeline hand-offs', 'Activations and gradients sent between stages'],
@@ -17,12 +18,19 @@ export const STEP_PARTS = {
   optimizer_s: ['Optimizer step', 'Adam over the chip’s shard of the parameters'],
 };
 
+// Recomputation runs only with recompute = selective or full; "none" keeps every activation.
+export const recomputes = (workload) => workload?.recompute === 'selective' || workload?.recompute === 'full';
+
 // [{key, label, about, color, seconds, share}] for the parts that take time, in stacking order.
-export function stepParts(summary) {
+// `workload`: the scenario's, for what the compute part includes.
+export function stepParts(summary, workload) {
   const step = summary.step_time_s;
   return Object.entries(STEP_PARTS)
-    .map(([key, [label, about]]) => ({ key, label, about, color: STEP_COLORS[key], seconds: summary.breakdown?.[key] ?? 0 }))
-    .filter((p) => p.seconds > 0)
+    .map(([key, [label, about]]) => ({
+      key, label, color: STEP_COLORS[key], seconds: summary.breakdown?.[key],
+      about: key === 'compute_s' && recomputes(workload) ? `${about}, recomputation included` : about,
+    }))
+    .filter((p) => Number.isFinite(p.seconds) && p.seconds > 0)
     .map((p) => ({ ...p, share: step > 0 ? p.seconds / step : 0 }));
 }
 
@@ -33,33 +41,45 @@ function tooltip(part) {
     h('div', { class: 'tt-sub', text: part.about }));
 }
 
-export function breakdownOption(result) {
-  const parts = stepParts(result.summary);
+// What a screen reader hears for the chart: formatted values, the missing parts left out.
+export function breakdownDescription(summary, parts) {
+  const list = parts.map((p) => `${p.label} ${fmt.time(p.seconds)} (${fmt.percent(p.share)})`).join(', ');
+  return `Where the step goes: ${fmt.time(summary.step_time_s)} in all${list ? `: ${list}` : ''}.`;
+}
+
+// The list under the chart is its legend, so the chart has none. -> { option, height }
+export function breakdownOption(result, width = 640) {
+  const parts = stepParts(result.summary, result.scenario?.workload);
+  const step = result.summary.step_time_s;
+  const plot = Math.max(width - 40, 40); // the bar's length in px, between the grid's margins
   return {
-    aria: { enabled: true },
-    animationDuration: 250,
-    textStyle: { fontFamily: FONT },
-    legend: { type: 'scroll', top: 0, left: 0, right: 0, itemWidth: 12, itemHeight: 12, textStyle: { color: AXIS } },
-    tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
-    grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
-    xAxis: {
-      type: 'value', min: 0, max: result.summary.step_time_s || undefined,
-      axisLabel: { color: AXIS, formatter: (v) => fmt.time(v) }, splitLine: { lineStyle: { color: GRID } },
-    },
-    yAxis: { type: 'category', data: ['Step'], show: false },
-    series: parts.map((part) => ({
-      name: part.label,
-      type: 'bar',
-      stack: 'step',
-      barWidth: 34,
-      data: [part.seconds],
-      itemStyle: { color: part.color },
-      label: {
-        show: part.share >= 0.08, position: 'inside', color: '#fff', fontFamily: FONT,
-        formatter: () => fmt.percent(part.share),
+    height: 64,
+    option: {
+      aria: { enabled: true, label: { description: breakdownDescription(result.summary, parts) } },
+      animationDuration: 250,
+      textStyle: { fontFamily: FONT },
+      tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
+      grid: { left: 8, right: 24, top: 4, bottom: 4, containLabel: true },
+      xAxis: {
+        type: 'value', min: 0, max: step || undefined, splitNumber: width < 480 ? 3 : 5,
+        axisLabel: { color: AXIS, formatter: (v) => fmt.time(v) }, splitLine: { lineStyle: { color: GRID } },
       },
-      tooltip: { formatter: () => tooltip(part) },
-    })),
+      yAxis: { type: 'category', data: ['Step'], show: false },
+      series: parts.map((part) => ({
+        name: part.label,
+        type: 'bar',
+        stack: 'step',
+        barWidth: 34,
+        data: [part.seconds],
+        itemStyle: { color: part.color },
+        label: {
+          show: part.share >= 0.05 && labelFits(fmt.percent(part.share), part.share * plot),
+          position: 'inside', color: labelInk(part.color), fontFamily: FONT,
+          formatter: () => fmt.percent(part.share),
+        },
+        tooltip: { formatter: () => tooltip(part) },
+      })),
+    },
   };
 }
 
@@ -78,8 +98,8 @@ export function swatch(color) {
 
 export function renderBreakdown(result, chart) {
   const s = result.summary;
-  chart.render(breakdownOption(result));
-  const parts = stepParts(s);
+  chart.render((width) => breakdownOption(result, width));
+  const parts = stepParts(s, result.scenario.workload);
   $('#breakdown-list').replaceChildren(
     ...parts.map((p) => h('li', { title: p.about, dataset: { part: p.key, seconds: p.seconds } },
       swatch(p.color), h('span', { class: 'part-label', text: p.label }),

@@ -1,20 +1,83 @@
 // A thin wrapper over one ECharts instance: created on first use, resized with its box.
 // The page keeps working (numbers, table) if the charting library failed to load.
+//
+// render() takes an option, or a function of the box's width in px that returns
+// { option, height }: such a chart is laid out for its width (legend rows, label room,
+// axis ticks) and laid out again when the width changes (a phone turned, a window resized).
 import { h } from '../dom.js';
+import { FONT } from './palette.js';
 
 export function createChart(container) {
   let chart = null;
+  let build = null;
+  let width = 0;
+
+  function draw() {
+    width = container.clientWidth;
+    const out = typeof build === 'function' ? build(width || 640) : { option: build };
+    const height = out.height ? `${Math.round(out.height)}px` : container.style.height;
+    const resized = height !== container.style.height;
+    container.style.height = height;
+    chart.setOption(out.option, { notMerge: true });
+    if (resized) chart.resize();
+  }
+
   return {
     render(option) {
+      build = option;
       if (!window.echarts) {
         container.replaceChildren(h('p', { class: 'chart-missing', text: 'The charting library did not load; the numbers and table are unaffected.' }));
         return;
       }
       if (!chart) {
         chart = window.echarts.init(container, null, { renderer: 'canvas' });
-        new ResizeObserver(() => chart.resize()).observe(container);
+        new ResizeObserver(() => {
+          if (typeof build === 'function' && container.clientWidth > 0 && container.clientWidth !== width) draw();
+          else chart.resize();
+        }).observe(container);
       }
-      chart.setOption(option, { notMerge: true });
+      draw();
     },
   };
 }
+
+// ---- layout helpers: how much room text takes, measured as ECharts will draw it -------
+
+let measure = null;
+export function textWidth(text, size = 12, weight = 400) {
+  // Outside a browser (the Node tests of the option builders): an average glyph width.
+  if (typeof document === 'undefined') return String(text).length * size * 0.56;
+  measure ??= document.createElement('canvas').getContext('2d');
+  measure.font = `${weight} ${size}px ${FONT}`;
+  return measure.measureText(String(text)).width;
+}
+
+// A plain (unpaged) legend wraps its items onto rows of `width` px; this is how many rows
+// and how tall it is (ECharts: items of icon + 5 px + text, `gap` apart, 5 px padding).
+export const LEGEND = { itemWidth: 12, itemHeight: 12, gap: 10, rowHeight: 14 };
+export function legendLayout(labels, width) {
+  let rows = 1;
+  let x = 0;
+  const room = Math.max(width - 10, 40);
+  for (const label of labels) {
+    const w = LEGEND.itemWidth + 5 + textWidth(label);
+    if (x > 0 && x + w > room) {
+      rows += 1;
+      x = 0;
+    }
+    x += w + LEGEND.gap;
+  }
+  return { rows, height: 10 + rows * LEGEND.rowHeight + (rows - 1) * LEGEND.gap };
+}
+
+// An unpaged legend that wraps, for placing under the plot at `top`.
+export function wrappingLegend(top, labels, color) {
+  return {
+    type: 'plain', top, left: 0, right: 0, itemGap: LEGEND.gap,
+    itemWidth: LEGEND.itemWidth, itemHeight: LEGEND.itemHeight, textStyle: { color },
+    ...(labels ? { data: labels } : {}),
+  };
+}
+
+// Whether a value label fits inside a bar segment `px` wide.
+export const labelFits = (text, px) => px >= textWidth(text) + 8;

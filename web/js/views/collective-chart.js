@@ -4,6 +4,7 @@
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
 import { AXIS, GRID, FONT } from './palette.js';
+import { legendLayout, wrappingLegend } from './chart.js';
 
 const ALGORITHM_COLORS = ['#2f6fd6', '#e07b24', '#1e9e8a', '#8a4fd1', '#d43c3c', '#b58b00'];
 const MEASURED = '#1d2733';
@@ -45,8 +46,9 @@ function caseTip(c) {
     h('div', { class: 'tt-sub', text: `${c.id} — ${String(c.source ?? '').slice(0, 200)}` }));
 }
 
-// sweep: engine.collective()'s answer; cases: measured collective cases to overlay.
-export function collectiveOption(sweep, cases) {
+// sweep: engine.collective()'s answer; cases: measured collective cases to overlay;
+// width: the chart's in px. -> { option, height }
+export function collectiveChart(sweep, cases, width = 640) {
   const points = sweep.points;
   const runs = algorithmRuns(points);
   const algorithms = [...new Set(points.map((p) => p.algorithm))];
@@ -86,23 +88,35 @@ export function collectiveOption(sweep, cases) {
   if (other.length) series.push(measured('measured, other chip counts', other, false));
 
   const sizes = [...points.map((p) => p.bytes), ...cases.map((c) => c.scenario.bytes)];
+  // The legend goes under the plot and wraps; the size axis takes a tick per 16× where
+  // there is room for eight labels, else one per 1024× (1 KiB, 1 MiB, 1 GiB).
+  const plotTop = 30; // the y-axis title above the plot
+  const plotHeight = width < 480 ? 220 : 240;
+  const legendTop = plotTop + plotHeight + 50; // under the size labels and the axis title
+  const legend = legendLayout(series.map((s) => s.name), width);
+  const roomy = width - 80 >= 8 * 56;
   return {
-    animation: false,
-    aria: { enabled: true, label: { description: `Predicted ${sweep.op} bus bandwidth on ${sweep.chips} chips against message size.` } },
-    textStyle: { fontFamily: FONT },
-    grid: { left: 56, right: 24, top: 58, bottom: 48 },
-    legend: { top: 0, left: 0, itemWidth: 14, itemHeight: 10, textStyle: { color: AXIS } },
-    tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
-    xAxis: {
-      // ECharts steps log ticks by powers of the base: 16 gives 16 B, 256 B, 4 KiB, …
-      type: 'log', logBase: 16, splitNumber: 12, min: Math.min(...sizes), max: Math.max(...sizes),
-      name: 'message size', nameLocation: 'middle', nameGap: 28, nameTextStyle: { color: AXIS },
-      axisLabel: { color: AXIS, formatter: binaryBytes, showMinLabel: false }, splitLine: { lineStyle: { color: GRID } },
+    height: legendTop + legend.height,
+    option: {
+      animation: false,
+      aria: { enabled: true, label: { description: `Predicted ${sweep.op} bus bandwidth on ${sweep.chips} chips against message size.` } },
+      textStyle: { fontFamily: FONT },
+      grid: { left: 56, right: 24, top: plotTop, height: plotHeight },
+      legend: wrappingLegend(legendTop, null, AXIS),
+      tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
+      xAxis: {
+        // ECharts steps log ticks by powers of the base: 16 gives 16 B, 256 B, 4 KiB, …
+        type: 'log', logBase: roomy ? 16 : 1024, splitNumber: 12, min: Math.min(...sizes), max: Math.max(...sizes),
+        name: 'message size', nameLocation: 'middle', nameGap: 28, nameTextStyle: { color: AXIS },
+        axisLabel: { color: AXIS, formatter: binaryBytes, showMinLabel: false }, splitLine: { lineStyle: { color: GRID } },
+      },
+      yAxis: {
+        type: 'value', min: 0, name: 'bus bandwidth (GB/s)', nameGap: 12, nameTextStyle: { color: AXIS, align: 'left' },
+        axisLabel: { color: AXIS, formatter: (v) => fmt.num(v) }, splitLine: { lineStyle: { color: GRID } },
+      },
+      series,
     },
-    yAxis: {
-      type: 'value', min: 0, name: 'bus bandwidth (GB/s)', nameGap: 10, nameTextStyle: { color: AXIS, align: 'left' },
-      axisLabel: { color: AXIS, formatter: (v) => fmt.num(v) }, splitLine: { lineStyle: { color: GRID } },
-    },
-    series,
   };
 }
+
+export const collectiveOption = (sweep, cases, width) => collectiveChart(sweep, cases, width).option;

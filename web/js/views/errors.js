@@ -3,7 +3,7 @@
 // path or to its nearest mapped ancestor that is on the page (and shown: a path may name
 // a field of each mode, as workload.precision does), else the message goes to the general
 // error line.
-import { $ } from '../dom.js';
+import { h, $ } from '../dom.js';
 import { ARCH_FIELDS } from '../scenario.js';
 
 const PATH_TO_FIELD = {
@@ -73,11 +73,12 @@ function labelOf(fieldId) {
   return named ?? (label ? label.textContent.trim() : fieldId);
 }
 
-function showAt(fieldId, message) {
+// note: the page's own words after the engine's message, set apart from it.
+function showAt(fieldId, message, note = null) {
   const box = $(`#${fieldId}-error`);
   const input = $(`#${fieldId}`);
   if (!box || !input || input.closest('[hidden]')) return false;
-  box.textContent = message;
+  box.replaceChildren(message, note ? h('span', { class: 'error-note', text: ` — ${note}` }) : '');
   box.hidden = false;
   input.setAttribute('aria-invalid', 'true');
   input.closest('.field')?.classList.add('has-error');
@@ -88,9 +89,24 @@ function showAt(fieldId, message) {
   return true;
 }
 
+// The engine's "tp × cp × dp × pp = 8 needs more chips than system.count = 4" names the
+// parallelism as a whole. It goes to DP when the replicas were set (they are what asks for
+// the chips), else to the chip count. Inference has no CP input, so the page adds which
+// product it is. -> { path, note }
+const CHIP_PRODUCT = /^tp × cp × dp × pp = (\d+) needs more chips than system\.count/;
+export function placeEngineError(error, state) {
+  const path = String(error?.path ?? '');
+  const m = String(error?.message ?? '').match(CHIP_PRODUCT);
+  if (!m || (path !== 'parallelism' && path !== 'workload.parallelism')) return { path, note: null };
+  const dpSet = state?.parallelism?.dp != null;
+  const note = state?.mode === 'training' ? null : `TP × PP × DP = ${m[1]} chips needed.`;
+  return { path: dpSet ? 'parallelism.dp' : path, note };
+}
+
 // localErrors: Map(field id -> message); engineError: {path, message} or null;
-// stale: whether older results stay on screen.
-export function renderErrors({ localErrors, engineError, stale }) {
+// stale: whether older results stay on screen; state: the inputs' state (where an
+// engine error about several fields goes).
+export function renderErrors({ localErrors, engineError, stale, state = null }) {
   // Only the form's fields: the result views keep their own errors.
   for (const box of document.querySelectorAll('#inputs .field-error')) {
     box.hidden = true;
@@ -107,9 +123,11 @@ export function renderErrors({ localErrors, engineError, stale }) {
   }
   if (engineError) {
     const message = String(engineError.message ?? 'unknown error');
-    const fieldId = fieldsForPath(engineError.path).find((id) => showAt(id, message));
-    if (fieldId) lines.push(`${message} (see “${labelOf(fieldId)}”)`);
-    else lines.push(engineError.path ? `${engineError.path}: ${message}` : message);
+    const { path, note } = placeEngineError(engineError, state);
+    const fieldId = fieldsForPath(path).find((id) => showAt(id, message, note));
+    const noted = note ? ` (${note.replace(/\.$/, '')})` : '';
+    if (fieldId) lines.push(`${message}${noted} (see “${labelOf(fieldId)}”)`);
+    else lines.push(engineError.path ? `${engineError.path}: ${message}${noted}` : `${message}${noted}`);
   }
   general.hidden = lines.length === 0;
   general.textContent = lines.length

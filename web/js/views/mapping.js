@@ -156,11 +156,16 @@ export function renderMapping(result, view, onView) {
   const what = units.detailed
     ? `${fmt.int(units.chips)} chips in ${fmt.int(units.boxes)} ${units.boxes === 1 ? 'box' : 'boxes'} of ${fmt.int(units.box)} (${units.name})`
     : `${fmt.int(units.chips)} chips in ${fmt.int(units.boxes)} boxes of ${fmt.int(units.box)} (${fmt.int(units.perBox)} ${units.name} each)`;
+  // The note under the heading is the picture's description for screen readers too; the
+  // colours and the levels each dimension crosses are listed under the picture.
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${what}${colour ? `, coloured by ${colour.label}` : ''}.`);
+  svg.setAttribute('aria-label', `Parallel layout: ${what}${colour ? `, coloured by ${colour.label}` : ''}.`);
+  svg.setAttribute('aria-describedby', 'mapping-note');
   $('#mapping').replaceChildren(svg);
   $('#mapping-note').textContent = `${what}${colour ? `; colours: ${colour.label}` : ''}. ` +
-    (units.detailed ? 'Hover a chip or a box for its coordinates.' : 'Each box shows the share of each colour among its chips; hover for its range.');
+    (units.detailed
+      ? 'Hover a chip or a box for its coordinates, or see the legend below.'
+      : 'Each box shows the share of each colour among its chips; hover for its range, or see the legend below.');
 
   $('#mapping-key').replaceChildren(...keyItems(colour));
   $('#mapping-dims').replaceChildren(...(dims.length

@@ -2,6 +2,7 @@
 import { h } from '../dom.js';
 import * as fmt from '../format.js';
 import { MEMORY_COLORS, OVER, AXIS, GRID, FONT } from './palette.js';
+import { labelFits, legendLayout, textWidth, wrappingLegend } from './chart.js';
 
 const PARTS = [
   ['weights', 'Weights', 'weights_bytes'],
@@ -15,13 +16,16 @@ function tooltip(name, bytes, capacity) {
     h('div', { text: `${fmt.gb(bytes)} · ${fmt.percent(bytes / capacity)} of HBM` }));
 }
 
-export function memoryOption(result) {
+// -> { option, height } for a chart `width` px wide: one bar, the legend under it, a value
+// inside a segment only where it fits.
+export function memoryOption(result, width = 640) {
   const m = result.memory;
   const capacity = m.capacity_bytes;
   const free = Math.max(capacity - m.total_bytes, 0);
   const scale = Math.max(capacity, m.total_bytes);
+  const plot = Math.max(width - 40 - textWidth('Per chip'), 40);
   const label = (bytes) => ({
-    show: bytes / scale > 0.1,
+    show: labelFits(fmt.gb(bytes), (bytes / scale) * plot),
     position: 'inside',
     color: '#fff',
     fontFamily: FONT,
@@ -55,19 +59,30 @@ export function memoryOption(result) {
     },
   });
 
+  const parts = PARTS.filter(([, , field]) => m[field] > 0).map(([, name, field]) => `${name} ${fmt.gb(m[field])}`);
+  const top = 24; // room for the capacity line's label
+  const legendTop = top + 44 + 26;
+  const legend = legendLayout([...PARTS.map(([, name]) => name), 'Free'], width);
   return {
-    aria: { enabled: true },
-    animationDuration: 250,
-    textStyle: { fontFamily: FONT },
-    grid: { left: 12, right: 28, top: 52, bottom: 8, containLabel: true },
-    legend: { top: 0, left: 0, itemWidth: 12, itemHeight: 12, textStyle: { color: AXIS } },
-    tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
-    xAxis: {
-      type: 'value',
-      axisLabel: { color: AXIS, formatter: (v) => `${fmt.num(v)} GB` },
-      splitLine: { lineStyle: { color: GRID } },
+    height: legendTop + legend.height,
+    option: {
+      aria: {
+        enabled: true,
+        label: { description: `Memory per chip: ${fmt.gb(m.total_bytes)} of ${fmt.gb(capacity)} of HBM (${parts.join(', ')}).` },
+      },
+      animationDuration: 250,
+      textStyle: { fontFamily: FONT },
+      grid: { left: 12, right: 28, top, height: 44, containLabel: true },
+      legend: wrappingLegend(legendTop, null, AXIS),
+      tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
+      xAxis: {
+        type: 'value',
+        splitNumber: width < 480 ? 3 : 5,
+        axisLabel: { color: AXIS, formatter: (v) => `${fmt.num(v)} GB` },
+        splitLine: { lineStyle: { color: GRID } },
+      },
+      yAxis: { type: 'category', data: ['Per chip'], axisLabel: { color: AXIS }, axisTick: { show: false } },
+      series,
     },
-    yAxis: { type: 'category', data: ['Per chip'], axisLabel: { color: AXIS }, axisTick: { show: false } },
-    series,
   };
 }

@@ -7,7 +7,7 @@ import * as fmt from '../format.js';
 import { COLLECTIVE_OPS } from '../state.js';
 import { systemRef } from '../scenario.js';
 import { createChart } from './chart.js';
-import { algorithmRuns, binaryBytes, collectiveOption } from './collective-chart.js';
+import { algorithmRuns, binaryBytes, collectiveChart } from './collective-chart.js';
 
 // nccl-tests' usual range: 8 B to 8 GiB, doubling (31 sizes, microseconds each).
 export const SWEEP = { from: 8, to: 8 * 2 ** 30, factor: 2 };
@@ -68,22 +68,46 @@ export function createNetworkView(engine, { onView }) {
   const chips = $('#coll-chips');
   op.append(...COLLECTIVE_OPS.map((k) => h('option', { value: k, text: OP_LABELS[k] })));
   op.addEventListener('change', () => onView('coll', op.value));
+  let typo = false; // the chip count shows "Enter a number" for what was typed
   chips.addEventListener('input', () => {
     const text = chips.value.trim();
+    typo = false;
     if (text === '' && chips.validity.valid) onView('coll_chips', null);
     else if (Number.isFinite(chips.valueAsNumber)) onView('coll_chips', chips.valueAsNumber);
-    else showError('coll-chips-error', 'Enter a number.');
+    else {
+      typo = true;
+      showError('coll-chips-error', 'Enter a number.');
+    }
   });
   let last = null; // the request drawn last: redraw only when it changes
 
-  // state: the page state (its machine, with edits); result: the last good evaluation.
-  function render(state, result) {
+  // state: the page state (its machine, with edits); result: the last good evaluation;
+  // blocked: an input of the scenario is not a number, so its system is not known.
+  function render(state, result, { blocked = false } = {}) {
     const tp = result?.scenario.parallelism.tp ?? 1;
     const fallback = tp > 1 ? tp : 8;
     const count = state.view.coll_chips ?? fallback;
     op.value = state.view.coll;
-    if (document.activeElement !== chips) chips.value = state.view.coll_chips ?? '';
+    // The count as typed, unless it is being typed and says what the state says (a preset
+    // chosen meanwhile resets it even in a focused field).
+    const typed = chips.value.trim() === '' ? null : chips.valueAsNumber;
+    if (document.activeElement !== chips || (!typo && typed !== state.view.coll_chips)) {
+      chips.value = state.view.coll_chips ?? '';
+      // Rewritten from the state: what was typed is gone, and so is its error.
+      if (typo) {
+        typo = false;
+        last = null;
+      }
+    }
     chips.placeholder = `${fallback}${tp > 1 ? ' (TP)' : ''}`;
+    if (blocked) {
+      // No error of older inputs stays on screen; the chart waits, dimmed.
+      last = null;
+      if (!typo) showError('coll-chips-error', null);
+      showError('collective-error', null);
+      $('#collective-chart').classList.add('stale');
+      return;
+    }
     const chip = chipKey(state.machine, presets);
     const cases = measuredCases(engine.validation(), chip, state.view.coll);
     // The sweep reaches the largest measured size (nccl-tests runs often go to 16 GiB).
@@ -105,7 +129,7 @@ export function createNetworkView(engine, { onView }) {
       showError(where, `${sweep.error?.message ?? 'the engine returned no result'}${where === 'collective-error' && sweep.error?.path ? ` (${sweep.error.path})` : ''}`);
       return;
     }
-    chart.render(collectiveOption(sweep, cases));
+    chart.render((width) => collectiveChart(sweep, cases, width));
     renderTable(sweep.points);
     const levels = sweep.levels.map((l) => `${l.name} ×${fmt.int(l.size)}`).join(' + ');
     const chipName = presets.chips[chip]?.name ?? chip;

@@ -8,6 +8,7 @@
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { CLASS_LABELS } from './palette.js';
+import { recomputes } from './breakdown-chart.js';
 
 const COLUMNS = [
   ['Operator', 'text', null],
@@ -90,7 +91,8 @@ function row(op, phaseSeconds, staged, variants) {
 
 function trainingNote(phaseName, phase, result) {
   const pipe = result.pipeline;
-  const what = phaseName === 'forward' ? 'forward' : 'backward (recomputation first, then the gradients)';
+  const what = phaseName === 'forward' ? 'forward'
+    : recomputes(result.scenario.workload) ? 'backward (recomputation first, then the gradients)' : 'backward';
   const text = `The ${what} of ${fmt.int(pipe.micro_batches)} micro-batches of ${fmt.int(pipe.micro_batch)} × ` +
     `${fmt.int(result.scenario.workload.seq_len)} tokens: per execution is one micro-batch, totals are all of them; ` +
     `${fmt.flops(phase.flops)} and ${fmt.bytes(phase.bytes)} of memory traffic per chip.`;

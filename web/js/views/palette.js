@@ -25,11 +25,17 @@ export const MEMORY_COLORS = {
   weights: '#2f6fd6', kv_cache: '#8a4fd1', activations: '#1e9e8a', free: '#e6ebf2',
   gradients: '#b58b00', optimizer: '#8a4fd1', // training
 };
-// The parts of a training step (result.summary.breakdown), in stacking order.
+// The parts of a training step (result.summary.breakdown), in stacking order: eight
+// clearly different hues (blue, orange, pink, brown, purple, grey, green, teal), so that
+// neighbours never read as one part.
 export const STEP_COLORS = {
-  compute_s: '#2f6fd6', tp_s: '#e07b24', cp_s: '#c0508a', pp_s: '#b58b00', zero3_s: '#8a4fd1',
-  bubble_s: '#aab3bf', dp_s: '#d9822b', optimizer_s: '#1e9e8a',
+  compute_s: '#2f6fd6', tp_s: '#e07b24', cp_s: '#c0508a', pp_s: '#7a5230', zero3_s: '#8a4fd1',
+  bubble_s: '#aab3bf', dp_s: '#5a9e2f', optimizer_s: '#1e9e8a',
 };
+// Distinct hues for things without a colour of their own (the top operators of the
+// latency split), after Tableau 10; OTHER is for the rest, grouped.
+export const CATEGORICAL = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
+export const OTHER = '#5b6675';
 // Forward and backward blocks of the pipeline timeline.
 export const PASS_COLORS = { F: '#2f6fd6', B: '#1e9e8a' };
 export const OVER = '#d43c3c';
@@ -37,7 +43,7 @@ export const AXIS = '#5b6675';
 export const GRID = '#e6ebf2';
 export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
-// Shades of a class colour for the per-operator split: ops of one class stay one hue.
+// Shades of one colour: the chunks of one pass in the pipeline timeline stay one hue.
 export function shade(hex, index, count) {
   if (count <= 1) return hex;
   const n = parseInt(hex.slice(1), 16);
@@ -45,4 +51,11 @@ export function shade(hex, index, count) {
   const t = (index / (count - 1)) * 0.6 - 0.2; // from 20% darker to 40% lighter
   const mix = rgb.map((c) => Math.round(t < 0 ? c * (1 + t) : c + (255 - c) * t));
   return '#' + mix.map((c) => c.toString(16).padStart(2, '0')).join('');
+}
+
+// Ink for a label drawn on `hex`: white on dark colours, the page's ink on light ones.
+export function labelInk(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  return 0.299 * r + 0.587 * g + 0.114 * b > 170 ? '#1d2733' : '#fff';
 }

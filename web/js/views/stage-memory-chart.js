@@ -5,6 +5,7 @@
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { MEMORY_COLORS, OVER, AXIS, GRID, FONT } from './palette.js';
+import { labelFits, legendLayout, textWidth, wrappingLegend } from './chart.js';
 
 export const TRAINING_PARTS = [
   ['weights', 'Weights', 'weights_bytes'],
@@ -31,13 +32,27 @@ function tooltip(stage, name, bytes) {
 // The stages of a result (a result without per-stage figures is one stage).
 export const stagesOf = (memory) => (Array.isArray(memory.stages) && memory.stages.length ? memory.stages : [memory]);
 
-export function stageMemoryOption(result) {
+// What a screen reader hears: each stage's total and parts, formatted.
+function description(stages, names, capacity) {
+  const each = stages.map((st, i) => `${names[i]}: ${fmt.gb(st.total_bytes)}${st.fits ? '' : ' (does not fit)'}, ` +
+    TRAINING_PARTS.filter(([, , field]) => st[field] > 0).map(([, name, field]) => `${name.toLowerCase()} ${fmt.gb(st[field])}`).join(', '));
+  return `Memory per chip against ${fmt.gb(capacity)} of HBM. ${each.join('. ')}.`;
+}
+
+// -> { option, height } for a chart `width` px wide: a bar per stage (bars keep a readable
+// height, up to a limit), the legend under them, a value inside a segment only where it fits.
+export function stageMemoryOption(result, width = 640) {
   const stages = stagesOf(result.memory);
   const capacity = result.memory.capacity_bytes;
   const fits = stages.every((s) => s.fits);
   const scale = Math.max(capacity, ...stages.map((s) => s.total_bytes));
   const names = stages.map((s) => (stages.length > 1 ? `Stage ${s.stage ?? 0}` : 'Per chip'));
-  const label = (bytes) => ({ show: stages.length <= 16 && bytes / scale > 0.1, position: 'inside', color: '#fff', fontFamily: FONT, formatter: () => fmt.gb(bytes) });
+  // The bars' length in px: the box less the stage names and the grid's margins.
+  const plot = Math.max(width - 40 - Math.max(...names.map((n) => textWidth(n))), 40);
+  const label = (bytes) => ({
+    show: stages.length <= 16 && labelFits(fmt.gb(bytes), (bytes / scale) * plot),
+    position: 'inside', color: '#fff', fontFamily: FONT, formatter: () => fmt.gb(bytes),
+  });
   const series = TRAINING_PARTS.map(([key, name, field]) => ({
     name, type: 'bar', stack: 'memory', barMaxWidth: 26,
     itemStyle: { color: MEMORY_COLORS[key] },
@@ -52,29 +67,36 @@ export function stageMemoryOption(result) {
     markLine: {
       silent: true, symbol: 'none',
       lineStyle: { color: fits ? AXIS : OVER, type: 'dashed', width: 2 },
-      label: { formatter: `HBM ${fmt.gb(capacity)}`, position: 'start', color: fits ? AXIS : OVER, fontFamily: FONT, fontWeight: 600 },
+      label: { formatter: `HBM ${fmt.gb(capacity)}`, position: 'start', align: 'right', padding: [0, 4, 0, 0], color: fits ? AXIS : OVER, fontFamily: FONT, fontWeight: 600 },
       data: [{ xAxis: capacity / 1e9 }],
     },
   });
+  const top = 24; // room for the capacity line's label
+  const bars = Math.min(30 * stages.length, 540);
+  const legendTop = top + bars + 28; // under the axis labels
+  const legend = legendLayout([...TRAINING_PARTS.map(([, name]) => name), 'Free'], width);
   return {
-    aria: { enabled: true },
-    animationDuration: 250,
-    textStyle: { fontFamily: FONT },
-    grid: { left: 12, right: 28, top: 36, bottom: 24, containLabel: true },
-    legend: { top: 0, left: 0, itemWidth: 12, itemHeight: 12, textStyle: { color: AXIS } },
-    tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
-    xAxis: { type: 'value', axisLabel: { color: AXIS, formatter: (v) => `${fmt.num(v)} GB` }, splitLine: { lineStyle: { color: GRID } } },
-    yAxis: { type: 'category', inverse: true, data: names, axisLabel: { color: AXIS }, axisTick: { show: false } },
-    series,
+    height: legendTop + legend.height,
+    option: {
+      aria: { enabled: true, label: { description: description(stages, names, capacity) } },
+      animationDuration: 250,
+      textStyle: { fontFamily: FONT },
+      grid: { left: 12, right: 28, top, height: bars, containLabel: true },
+      legend: wrappingLegend(legendTop, null, AXIS),
+      tooltip: { trigger: 'item', confine: true, className: 'echarts-tooltip' },
+      xAxis: {
+        type: 'value', splitNumber: width < 480 ? 3 : 5,
+        axisLabel: { color: AXIS, formatter: (v) => `${fmt.num(v)} GB` }, splitLine: { lineStyle: { color: GRID } },
+      },
+      yAxis: { type: 'category', inverse: true, data: names, axisLabel: { color: AXIS }, axisTick: { show: false } },
+      series,
+    },
   };
 }
 
-// The chart grows with the stages (bars keep a readable height, up to a limit).
 export function renderStageMemory(result, chart) {
   const stages = stagesOf(result.memory);
-  const box = $('#stage-memory-chart');
-  box.style.height = `${Math.min(80 + 30 * stages.length, 620)}px`;
-  chart.render(stageMemoryOption(result));
+  chart.render((width) => stageMemoryOption(result, width));
   const m = result.memory;
   const biggest = TRAINING_PARTS.reduce((a, b) => (m[b[2]] > m[a[2]] ? b : a));
   $('#stage-memory-note').textContent = `The fullest is ${stages.length > 1 ? `stage ${m.stage}` : 'the one stage'}: ` +

@@ -32,7 +32,7 @@ export function metric(id, label, { value, unit }, sub, extra = {}) {
 // The roofline bound and the measured-error range beside an expected value. `band` holds
 // ratios on time (measured / predicted, 80% of comparable cases inside); a rate takes
 // their reciprocals.
-function trust({ bound, expected, band, coverage, rate, show }) {
+export function trust({ bound, expected, band, coverage, rate, show }) {
   if (expected == null || !Number.isFinite(expected)) return null;
   const lines = [];
   if (bound != null && Math.abs(bound - expected) > 1e-3 * Math.abs(expected)) {
@@ -107,17 +107,17 @@ export function renderSummary(result) {
   const r = s.roofline ?? {};
   const bands = s.error_band ?? {};
   const coverage = bands.coverage ?? 0.8;
-  const time = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, show: fmt.time });
+  const time = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, show: fmt.duration });
   const rate = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, rate: true,
     show: (x) => `${fmt.compact(x)} tokens/s` });
   $('#summary').replaceChildren(
-    metric('ttft', 'Time to first token', fmt.timeParts(s.ttft_s),
+    metric('ttft', 'Time to first token', fmt.durationParts(s.ttft_s),
       `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`,
       { trust: trust(time('ttft_s', bands.ttft)) }),
-    metric('tpot', 'Time per output token', fmt.timeParts(s.tpot_s),
+    metric('tpot', 'Time per output token', fmt.durationParts(s.tpot_s),
       s.tpot_s == null ? 'no decode step: one output token' : `mean over ${plural(steps, 'decode step')}`,
       { trust: trust(time('tpot_s', bands.generation)) }),
-    metric('e2e', 'End-to-end latency', fmt.timeParts(s.e2e_latency_s),
+    metric('e2e', 'End-to-end latency', fmt.durationParts(s.e2e_latency_s),
       `${plural(w.output_tokens, 'output token')} per sequence`,
       { trust: trust(time('e2e_latency_s', bands.generation)) }),
     metric('throughput', 'Output throughput', tokensPerSecond(s.output_tokens_per_s),

@@ -6,7 +6,7 @@
 import { h, $, svg } from '../dom.js';
 import * as fmt from '../format.js';
 import { PASS_COLORS, shade } from './palette.js';
-import { swatch } from './breakdown-chart.js';
+import { recomputes, swatch } from './breakdown-chart.js';
 import { scheduleName } from './training-summary.js';
 import { timelineOf } from './pipeline-schedule.js';
 
@@ -39,7 +39,7 @@ function axisOf(tl) {
 }
 
 function blockText(tl, b, s0) {
-  const what = b.pass === 'F' ? 'forward' : 'backward (recomputation included)';
+  const what = b.pass === 'F' ? 'forward' : tl.recompute ? 'backward (recomputation included)' : 'backward';
   const chunk = tl.v > 1 ? `, chunk ${b.chunk + 1} of ${tl.v}` : '';
   const when = tl.cuts.length ? '' : ` from ${fmt.time(b.start)}`;
   return `Stage ${s0} · ${what} of micro-batch ${tl.relabel(b.mb)}${chunk} · ${fmt.time(b.end - b.start)}${when}`;
@@ -124,7 +124,7 @@ function draw(tl) {
   svg.append(s('g', { class: 'tl-axis' },
     s('line', { x1: LABEL_W, x2: WIDTH, y1: axisY, y2: axisY }),
     s('text', { x: LABEL_W, y: axisY + 14 }, '0'),
-    s('text', { x: WIDTH, y: axisY + 14, 'text-anchor': 'end' }, fmt.time(tl.end))));
+    s('text', { x: WIDTH, y: axisY + 14, 'text-anchor': 'end' }, `≈ ${fmt.time(tl.end)}`)));
   return svg;
 }
 
@@ -142,8 +142,17 @@ function note(result, tl) {
   return parts.join(' ');
 }
 
+// Under the picture: the simulated schedule is not the engine's step, and says so.
+function footnote(result, tl) {
+  return `The schedule is simulated from each stage's operator times (≈ ${fmt.time(tl.end)}); the step time, ` +
+    `${fmt.time(result.summary.step_time_s)}, is the engine's, with the exposed DP sync and the optimizer and only ` +
+    'the communication not hidden, so the two can differ slightly.';
+}
+
 export function renderTimeline(result) {
   const tl = timelineOf(result);
+  if (tl) tl.recompute = recomputes(result.scenario.workload);
+  $('#timeline-foot').textContent = tl ? footnote(result, tl) : '';
   if (!tl) {
     const pipe = result.pipeline;
     $('#timeline').replaceChildren();
@@ -154,7 +163,7 @@ export function renderTimeline(result) {
   }
   const svg = draw(tl);
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `Pipeline schedule: ${tl.p} stage rows of forward and backward blocks, ${fmt.time(tl.end)} in all.`);
+  svg.setAttribute('aria-label', `Pipeline schedule: ${tl.p} stage rows of forward and backward blocks, about ${fmt.time(tl.end)} in all.`);
   $('#timeline').replaceChildren(svg);
   $('#timeline-note').textContent = note(result, tl);
   const key = [['F', 'Forward'], ['B', 'Backward']].map(([pass, label]) =>

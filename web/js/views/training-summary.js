@@ -2,7 +2,8 @@
 // chip, time and chip-hours to train (when a token count is asked), memory, size, layout.
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
-import { memoryBar, metric, plural } from './summary.js';
+import { memoryBar, metric, plural, trust } from './summary.js';
+import { recomputes } from './breakdown-chart.js';
 
 // The FLOP convention behind MFU and HFU (core: training/flops.cpp).
 export const FLOP_CONVENTION = '6·N·D-style model FLOPs with the attention term, causal mask not halved (Korthikanti et al. 2022 eq. 7)';
@@ -18,14 +19,17 @@ export const TRAINING_HOW = {
 const SCHEDULE_NAMES = { gpipe: 'GPipe', '1f1b': '1F1B', interleaved_1f1b: 'interleaved 1F1B' };
 export const scheduleName = (s) => SCHEDULE_NAMES[s] ?? s;
 
-function mfuMetric(s, precision) {
+// HFU counts the FLOPs the hardware runs: with recomputation (selective or full), the
+// recomputed forward as well; without, the same FLOPs as MFU.
+function mfuMetric(s, workload) {
+  const again = recomputes(workload);
   const card = metric('mfu', 'MFU', { value: fmt.percent(s.mfu), unit: '' },
-    `HFU ${fmt.percent(s.hfu)} (with recomputation)`, {
+    `HFU ${fmt.percent(s.hfu)}${again ? ' (with recomputation)' : ''}`, {
       how: TRAINING_HOW.flops,
       trust: h('div', { class: 'metric-trust metric-convention', text: FLOP_CONVENTION }),
     });
-  card.title = `Model FLOPs per second over the chips' dense ${precision} peak: ${FLOP_CONVENTION}. ` +
-    'HFU also counts the recomputed forward.';
+  card.title = `Model FLOPs per second over the chips' dense ${workload.precision} peak: ${FLOP_CONVENTION}. ` +
+    (again ? 'HFU also counts the recomputed forward.' : 'HFU counts the FLOPs the hardware runs; without recomputation they are the model FLOPs.');
   return card;
 }
 
@@ -66,15 +70,21 @@ export function renderTrainingSummary(result) {
   const s = result.summary;
   const w = result.scenario.workload;
   const pipe = result.pipeline;
+  // How far the bundled training runs fell from the model (a ratio on the step time).
+  const band = s.error_band?.step;
+  const coverage = s.error_band?.coverage ?? 0.8;
   const cards = [
-    metric('step', 'Step time', fmt.timeParts(s.step_time_s),
+    metric('step', 'Step time', fmt.durationParts(s.step_time_s),
       `${plural(pipe.micro_batches, 'micro-batch', 'micro-batches')} of ${plural(pipe.micro_batch, 'sequence')} per replica · ${fmt.compact(s.tokens_per_step)} tokens`,
-      { how: TRAINING_HOW.results }),
+      { how: TRAINING_HOW.results, trust: trust({ expected: s.step_time_s, band, coverage, show: fmt.duration }) }),
     metric('tokens', 'Training throughput', { value: fmt.compact(s.tokens_per_s), unit: 'tokens/s' },
-      `${fmt.compact(s.tokens_per_s_per_chip)} tokens/s per chip`, { how: TRAINING_HOW.results }),
-    mfuMetric(s, w.precision),
+      `${fmt.compact(s.tokens_per_s_per_chip)} tokens/s per chip`,
+      { how: TRAINING_HOW.results, trust: trust({ expected: s.tokens_per_s, band, coverage, rate: true, show: (x) => `${fmt.compact(x)} tokens/s` }) }),
+    mfuMetric(s, w),
     metric('tflops', 'Model TFLOP/s per chip', { value: fmt.num(s.model_tflops_per_chip), unit: 'TFLOP/s' },
-      `${fmt.num(s.hardware_tflops_per_chip)} TFLOP/s with recomputation`, { how: TRAINING_HOW.flops }),
+      recomputes(w)
+        ? `${fmt.num(s.hardware_tflops_per_chip)} TFLOP/s with recomputation`
+        : `${fmt.num(s.hardware_tflops_per_chip)} hardware TFLOP/s (no recomputation)`, { how: TRAINING_HOW.flops }),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
       `${fmt.flops(s.model_flops_per_step)} of model FLOPs per step`),
     memoryMetric(result),

@@ -2,6 +2,7 @@
 // lines. Points of one kind share a colour; hovering shows the case and its source.
 import * as fmt from '../format.js';
 import { AXIS, GRID, FONT } from './palette.js';
+import { legendLayout, wrappingLegend } from './chart.js';
 
 const KIND_COLORS = { inference: '#2f6fd6', collective: '#e07b24', gemm: '#8a4fd1', training: '#1e9e8a' };
 
@@ -20,7 +21,9 @@ function guide(name, factor, lo, hi, dashed) {
   };
 }
 
-export function validationOption(cases) {
+// -> { option, height } for a chart `width` px wide: a square-ish plot (at most 460 px
+// tall), the legend under it, unpaged.
+export function validationOption(cases, width = 800) {
   const values = cases.flatMap((c) => [c.measured, c.predicted]).filter((v) => v > 0);
   const lo = values.length ? Math.min(...values) / 1.5 : 0.1;
   const hi = values.length ? Math.max(...values) * 1.5 : 10;
@@ -30,12 +33,17 @@ export function validationOption(cases) {
     itemStyle: { color: KIND_COLORS[kind] ?? AXIS, opacity: 0.85 },
     data: cases.filter((c) => c.kind === kind).map((c) => ({ value: [c.measured, c.predicted], case: c })),
   }));
-  return {
+  const top = 12;
+  const plot = Math.max(200, Math.min(460, width - 88));
+  const legendTop = top + plot + 44; // under the labels and the axis name
+  const names = ['y = x', '+25%', '−25%', ...kinds];
+  const legend = legendLayout(names, width);
+  const option = {
     animation: false,
     aria: { enabled: true, label: { description: `Predicted against measured for ${cases.length} cases, log-log.` } },
     textStyle: { fontFamily: FONT },
-    grid: { left: 64, right: 24, top: 36, bottom: 52 },
-    legend: { top: 0, textStyle: { color: AXIS } },
+    grid: { left: 64, right: 24, top, height: plot },
+    legend: wrappingLegend(legendTop, names, AXIS),
     tooltip: {
       trigger: 'item',
       confine: true,
@@ -48,13 +56,16 @@ export function validationOption(cases) {
           `(${c.error >= 0 ? '+' : ''}${esc((c.error * 100).toFixed(1))}%)<br><em>click to open the source</em>`;
       },
     },
+    // The ends of the range are not round numbers; only the decades are labelled.
     xAxis: {
       type: 'log', name: 'measured', nameLocation: 'middle', nameGap: 30, min: lo, max: hi,
-      axisLabel: { color: AXIS, formatter: (v) => fmt.compact(v) }, splitLine: { lineStyle: { color: GRID } },
+      axisLabel: { color: AXIS, formatter: (v) => fmt.compact(v), showMinLabel: false, showMaxLabel: false },
+      splitLine: { lineStyle: { color: GRID } },
     },
     yAxis: {
       type: 'log', name: 'predicted', nameLocation: 'middle', nameGap: 48, min: lo, max: hi,
-      axisLabel: { color: AXIS, formatter: (v) => fmt.compact(v) }, splitLine: { lineStyle: { color: GRID } },
+      axisLabel: { color: AXIS, formatter: (v) => fmt.compact(v), showMinLabel: false, showMaxLabel: false },
+      splitLine: { lineStyle: { color: GRID } },
     },
     series: [
       guide('y = x', 1, lo, hi, false),
@@ -63,4 +74,5 @@ export function validationOption(cases) {
       ...series,
     ],
   };
+  return { option, height: legendTop + legend.height };
 }
