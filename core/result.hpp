@@ -74,6 +74,7 @@ struct TrainingBreakdown {
     double tp_s = 0;          // exposed tensor-parallel communication
     double cp_s = 0;          // exposed context-parallel communication
     double pp_s = 0;          // pipeline hand-offs
+    double ep_s = 0;          // the experts' all-to-alls
     double zero3_s = 0;       // exposed ZeRO-3 parameter gathers and gradient scatters
     double bubble_s = 0;      // the pipeline's fill and drain
     double dp_s = 0;          // exposed gradient and parameter synchronisation

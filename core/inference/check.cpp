@@ -24,7 +24,6 @@ void check_math_format(const Chip& chip, Precision a, const char* a_path, Precis
 
 void check_mapping(const Parallelism& p, const InferenceWorkload& w) {
     if (p.cp > 1) throw InputError("parallelism.cp", "context parallelism is not modelled for inference yet");
-    if (p.ep > 1) throw InputError("parallelism.ep", "expert parallelism needs a mixture-of-experts model, not modelled yet");
     if (p.zero != 0) throw InputError("parallelism.zero", "ZeRO shards training state; inference has none (use 0)");
     if (p.schedule != PipelineSchedule::one_f_one_b) {
         throw InputError("parallelism.schedule", "pipeline schedules are for training; inference runs its "

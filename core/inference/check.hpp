@@ -6,7 +6,7 @@
 namespace envelope {
 
 // Throws InputError for: a parallel dimension or option inference does not model yet or
-// at all (cp, ep > 1; ZeRO, virtual stages, a schedule other than the default); more micro-batches than
+// at all (cp > 1; ZeRO, virtual stages, a schedule other than the default); more micro-batches than
 // sequences; a matmul format the chip has no peak for.
 void check_inference(const Scenario& s);
 

@@ -13,7 +13,20 @@ using namespace limits;
 
 namespace {
 
-constexpr const char* kLayerFields[] = {"layers", "heads", "kv_heads", "head_dim", "ffn", "gated_ffn", "linear_bias"};
+constexpr const char* kLayerFields[] = {"layers", "heads",       "kv_heads", "head_dim",    "ffn",
+                                        "gated_ffn", "linear_bias", "moe",      "dense_layers"};
+
+// A mixture of experts: {"experts", "top_k", "expert_ffn", "shared_experts"}.
+MoeSpec read_moe(const Json& v, const std::string& path) {
+    JsonReader r(v, path);
+    MoeSpec m;
+    m.experts = r.integer("experts", 1, 100'000);
+    m.top_k = r.integer("top_k", 1, m.experts);
+    m.expert_ffn = r.integer("expert_ffn", 1, kMaxWidth);
+    m.shared_experts = r.integer_or("shared_experts", 0, 1'000, 0);
+    r.finish();
+    return m;
+}
 
 NormKind read_norm(JsonReader& r) {
     return r.choice_or("norm", {"rmsnorm", "layernorm"}, 0) == 1 ? NormKind::layernorm : NormKind::rmsnorm;
@@ -33,6 +46,7 @@ LayerSpec read_layer(JsonReader& r) {
     a.head_dim = r.integer("head_dim", 1, kMaxWidth);
     l.ffn.ffn = r.integer("ffn", 1, kMaxWidth);
     l.ffn.gated = r.boolean("gated_ffn");
+    if (const Json* moe = r.optional_value("moe")) l.ffn.moe = read_moe(*moe, r.path_of("moe"));
     l.norm = read_norm(r);
     l.linear_bias = r.boolean_or("linear_bias", false);
     return l;
@@ -44,6 +58,12 @@ void write_layer(const LayerSpec& l, Json& out) {
     out["head_dim"] = l.attention.head_dim;
     out["ffn"] = l.ffn.ffn;
     out["gated_ffn"] = l.ffn.gated;
+    if (l.ffn.is_moe()) {
+        out["moe"] = {{"experts", l.ffn.moe.experts},
+                      {"top_k", l.ffn.moe.top_k},
+                      {"expert_ffn", l.ffn.moe.expert_ffn},
+                      {"shared_experts", l.ffn.moe.shared_experts}};
+    }
     out["norm"] = to_string(l.norm);
     out["linear_bias"] = l.linear_bias;
 }
@@ -94,6 +114,19 @@ Model parse_model(const Json& value, const std::string& path) {
         g.count = r.integer("layers", 1, kMaxLayers);
         g.layer = read_layer(r);
         m.final_norm = g.layer.norm;
+        // A mixture's first dense_layers layers keep the dense FFN of width ffn (DeepSeek-V3's
+        // first_k_dense_replace).
+        const int64_t dense = g.layer.ffn.is_moe() ? r.integer_or("dense_layers", 0, g.count - 1, 0) : 0;
+        if (!g.layer.ffn.is_moe() && r.has("dense_layers")) {
+            throw InputError(r.path_of("dense_layers"), "applies to a mixture of experts (give moe too)");
+        }
+        if (dense > 0) {
+            LayerGroup first = g;
+            first.layer.ffn.moe = MoeSpec{};
+            first.count = dense;
+            m.groups.push_back(first);
+            g.count -= dense;
+        }
         m.groups.push_back(g);
     }
     r.finish();

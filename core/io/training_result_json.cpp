@@ -25,7 +25,8 @@ Json training_summary_json(const TrainingSummary& t) {
     j["chip_hours"] = t.chip_hours ? Json(*t.chip_hours) : Json(nullptr);
     j["critical_stage"] = t.critical_stage;
     j["breakdown"] = {{"compute_s", b.compute_s},     {"tp_s", b.tp_s},         {"cp_s", b.cp_s},
-                      {"pp_s", b.pp_s},               {"zero3_s", b.zero3_s},   {"bubble_s", b.bubble_s},
+                      {"pp_s", b.pp_s},               {"ep_s", b.ep_s},         {"zero3_s", b.zero3_s},
+                      {"bubble_s", b.bubble_s},
                       {"dp_s", b.dp_s},               {"optimizer_s", b.optimizer_s}};
     return j;
 }

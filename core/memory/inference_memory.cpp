@@ -31,7 +31,7 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
 
     InferenceMemory mem;
     mem.stage = in.stage.index;
-    const ParamCount params = count_slice_params(m, in.stage.groups, in.stage.first, in.stage.last, tp);
+    const ParamCount params = count_slice_params(m, in.stage.groups, in.stage.first, in.stage.last, tp, in.parallelism.ep);
     mem.weights_bytes = params.total() * bytes_per_element(w.precision.weights);
 
     const double context = static_cast<double>(w.input_tokens + w.output_tokens);

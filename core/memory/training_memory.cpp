@@ -17,7 +17,7 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
     const TrainingWorkload& w = in.workload;
     const double t = static_cast<double>(par.tp);
     const double sp = par.sp ? t : 1.0;  // the replicated parts, split under SP
-    const LayerShard s = shard_layer(layer, in.model.hidden, par.tp);
+    const LayerShard s = shard_layer(layer, in.model.hidden, par.tp, par.ep);
     const double h = static_cast<double>(in.model.hidden);
     const double beta = kActivationBytes;
     const double heads = static_cast<double>(s.heads);  // per chip: a/t
@@ -31,8 +31,16 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
     // The softmax output (2 B a score) feeds P·V and the softmax backward; with dropout, its
     // mask (1 B) and output (2 B) too: 5 bytes a score (Korthikanti et al. 2022 §4.1).
     if (keeps_scores) attn += (w.dropout ? 5 : 2) * heads * seq * tokens;
-    const double ffn = static_cast<double>(s.ffn);
-    const double mlp = beta * tokens * h / sp + beta * tokens * ffn * (layer.ffn.gated ? 2 : 1) + beta * tokens * ffn;
+    const double gate = layer.ffn.gated ? 2 : 1;
+    const double ffn = static_cast<double>(s.ffn);  // a dense MLP, or a mixture's shared experts
+    double mlp = beta * tokens * h / sp + beta * tokens * ffn * gate + beta * tokens * ffn;
+    if (layer.ffn.is_moe()) {
+        // Each token's k copies after the dispatch (balanced: T·k tokens on the chip), the
+        // experts' up (and gate) outputs and activations, and their outputs before the combine.
+        const double routed = tokens * static_cast<double>(layer.ffn.moe.top_k);
+        const double expert_ffn = static_cast<double>(s.expert_ffn);
+        mlp += beta * routed * h + beta * routed * expert_ffn * gate + beta * routed * expert_ffn + beta * routed * h;
+    }
     const double norms = 2 * beta * tokens * h / sp;
     double masks = 0;
     if (w.dropout) masks = 2 * tokens * h / sp;  // after the attention and after the MLP
@@ -73,11 +81,11 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
     TrainingMemory mem;
     mem.stage = in.stage.index;
 
-    const ParamCount params = count_slice_params(in.model, in.stage.groups, in.stage.first, in.stage.last, par.tp);
+    const ParamCount params = count_slice_params(in.model, in.stage.groups, in.stage.first, in.stage.last, par.tp, par.ep);
     const double psi = params.total();
     double largest_layer = 0;  // a ZeRO-3 chip gathers one layer while prefetching the next
     for (const LayerGroup& g : in.stage.groups) {
-        largest_layer = std::max(largest_layer, count_group_params(LayerGroup{g.layer, 1}, in.model.hidden, par.tp).total());
+        largest_layer = std::max(largest_layer, count_group_params(LayerGroup{g.layer, 1}, in.model.hidden, par.tp, par.ep).total());
     }
     mem.weights_bytes = par.zero >= 3 ? 2 * psi / dp + 2 * 2 * largest_layer : 2 * psi;
     mem.gradient_bytes = par.zero >= 2 ? 4 * psi / dp : 4 * psi;

@@ -46,7 +46,9 @@ struct TrainingMemoryInput {
 //   attention  β·T·h (QKV input) + β·T·(q + 2kv)/t (Q, K, V) + β·T·q/t (its output)
 //              + FlashAttention: 4·T·a/t (fp32 row statistics) | unfused: 2·a·s·T/t (the
 //              softmax output), 5·a·s·T/t with dropout (its mask and output too)
-//   MLP        β·T·h (input) + β·T·f·(2 gated | 1)/t (up/gate outputs) + β·T·f/t (down input)
+//   MLP        β·T·h (input) + β·T·f·(2 gated | 1)/t (up/gate outputs) + β·T·f/t (down input);
+//              a mixture adds, for its T·k routed copies, β·T·k·h in and out of the experts and
+//              the experts' up outputs and activations as above (f the expert width)
 //   norms      2 · β·T·h;     dropout masks (when kept): 2·T·h
 // selective recompute drops the attention core's saved scores (nothing more with
 // FlashAttention); full recompute keeps each layer's input (β·T·h, ÷ t under SP) and one

@@ -4,27 +4,49 @@
 
 namespace envelope {
 
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
 double norm_vector_params(NormKind norm, int64_t hidden) {
     return (norm == NormKind::layernorm ? 2.0 : 1.0) * static_cast<double>(hidden);
 }
 
-LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp) {
+LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64_t ep) {
     const AttentionSpec& a = layer.attention;
+    const FfnSpec& f = layer.ffn;
     LayerShard s;
     s.tp = tp;
     s.heads = a.heads / tp;
     s.kv_heads = std::max<int64_t>(1, a.kv_heads / tp);
     s.q_dim = s.heads * a.head_dim;
     s.kv_dim = s.kv_heads * a.head_dim;
-    s.ffn = (layer.ffn.ffn + tp - 1) / tp;
-    s.up_width = (layer.ffn.gated ? 2 : 1) * s.ffn;
 
     const double h = static_cast<double>(hidden);
     const bool bias = layer.linear_bias;
-    s.matrices = {WeightMatrix{"qkv_proj", h, static_cast<double>(s.q_dim + 2 * s.kv_dim), bias},
-                  WeightMatrix{"out_proj", static_cast<double>(s.q_dim), h, bias},
-                  WeightMatrix{"mlp_up", h, static_cast<double>(s.up_width), bias},
-                  WeightMatrix{"mlp_down", static_cast<double>(s.ffn), h, bias}};
+    const int64_t gate = f.gated ? 2 : 1;
+    s.qkv = WeightMatrix{"qkv_proj", h, static_cast<double>(s.q_dim + 2 * s.kv_dim), bias};
+    s.out = WeightMatrix{"out_proj", static_cast<double>(s.q_dim), h, bias};
+
+    // The dense part: the FFN of a dense layer, or a mixture's shared experts.
+    const int64_t dense = f.is_moe() ? f.moe.shared_experts * f.moe.expert_ffn : f.ffn;
+    s.ffn = ceil_div(dense, tp);
+    s.up_width = gate * s.ffn;
+    const char* up_name = f.is_moe() ? "shared_up" : "mlp_up";
+    const char* down_name = f.is_moe() ? "shared_down" : "mlp_down";
+    s.up = WeightMatrix{up_name, h, static_cast<double>(s.up_width), bias};
+    s.down = WeightMatrix{down_name, static_cast<double>(s.ffn), h, bias};
+
+    if (f.is_moe()) {
+        s.ep = ep;
+        s.local_experts = f.moe.experts / ep;
+        s.expert_ffn = ceil_div(f.moe.expert_ffn, tp);
+        s.router = WeightMatrix{"moe_router", h, static_cast<double>(f.moe.experts), false};
+        s.expert_up = WeightMatrix{"expert_up", h, static_cast<double>(gate * s.expert_ffn), bias};
+        s.expert_down = WeightMatrix{"expert_down", static_cast<double>(s.expert_ffn), h, bias};
+    }
     s.norm_params = 2 * norm_vector_params(layer.norm, hidden);
     return s;
 }

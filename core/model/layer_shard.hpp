@@ -1,14 +1,19 @@
 #pragma once
-// One layer on one chip of a tensor-parallel group: the one definition of a layer's shapes,
-// read both by the parameter count (model/params.hpp) and by the lowering to operators
-// (ops/), so the two can never disagree.
+// One layer on one chip of a tensor-parallel (and, for a mixture of experts, expert-
+// parallel) group: the one definition of a layer's shapes, read both by the parameter
+// count (model/params.hpp) and by the lowering to operators (ops/), so the two can never
+// disagree.
 //
 // Megatron-style tensor parallelism (Shoeybi et al. 2019, arXiv:1909.08053 §3): Q/K/V and
 // the MLP up (and gate) projections are split by columns (heads, FFN width), the attention
 // output and MLP down projections by rows, so each layer needs one all-reduce after the
 // attention and one after the MLP. When tp > kv_heads each chip keeps a whole KV head
 // (replicated on tp / kv_heads chips).
-#include <array>
+//
+// A mixture of experts (Megatron-LM MoE): the router is replicated; the experts are spread
+// over the ep chips of the expert-parallel group (experts / ep each) and each expert is
+// split over TP like a dense MLP (Megatron-LM's expert tensor parallelism defaults to TP);
+// shared experts are one dense MLP of shared_experts · expert_ffn, split over TP.
 #include <cstdint>
 
 #include "model/model.hpp"
@@ -17,10 +22,12 @@ namespace envelope {
 
 // A GEMM's weight matrix on one chip: [k × n] (+ a bias of n).
 struct WeightMatrix {
-    const char* name;
+    const char* name = "";
     double k = 0;
     double n = 0;
     bool bias = false;
+
+    double params() const { return k * n + (bias ? n : 0.0); }
 };
 
 struct LayerShard {
@@ -29,21 +36,29 @@ struct LayerShard {
     int64_t kv_heads = 0;   // KV heads per chip: kv_heads / tp, or 1 when tp > kv_heads
     int64_t q_dim = 0;      // heads · head_dim
     int64_t kv_dim = 0;     // kv_heads · head_dim
-    int64_t ffn = 0;        // MLP inner width per chip: ⌈ffn / tp⌉
-    int64_t up_width = 0;   // the up projection's width: 2·ffn when gated (gate and up), else ffn
+    WeightMatrix qkv;       // qkv_proj [h × (q + 2·kv)]  column-parallel
+    WeightMatrix out;       // out_proj [q × h]           row-parallel (its bias is replicated)
 
-    // The layer's four weight matrices, in execution order:
-    //   qkv_proj [h × (q + 2·kv)]  column-parallel
-    //   out_proj [q × h]           row-parallel (its bias is replicated)
-    //   mlp_up   [h × up_width]    column-parallel (gate and up fused)
-    //   mlp_down [ffn × h]         row-parallel (its bias is replicated)
-    std::array<WeightMatrix, 4> matrices;
+    // A dense FFN (ffn > 0), or the shared experts of a mixture:
+    int64_t ffn = 0;        // inner width per chip: ⌈ffn / tp⌉
+    int64_t up_width = 0;   // the up projection's width: 2·ffn when gated (gate and up), else ffn
+    WeightMatrix up;        // mlp_up   [h × up_width]  column-parallel (gate and up fused)
+    WeightMatrix down;      // mlp_down [ffn × h]       row-parallel (its bias is replicated)
+
+    // A mixture of experts (moe.experts > 0):
+    int64_t ep = 1;
+    int64_t local_experts = 0;      // experts on this chip: experts / ep
+    int64_t expert_ffn = 0;         // one expert's inner width per chip: ⌈expert_ffn / tp⌉
+    WeightMatrix router;            // moe_router [h × experts], replicated
+    WeightMatrix expert_up;         // one expert's [h × (2·)expert_ffn/tp]
+    WeightMatrix expert_down;       // one expert's [expert_ffn/tp × h]
+
     double norm_params = 0;  // two norms, replicated: 2 · (scale, + shift for LayerNorm) · h
 };
 
-// Precondition: tp divides the heads, and tp divides the KV heads or they divide tp
-// (checked with the scenario, inference/check.hpp).
-LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp);
+// Precondition: tp divides the heads, and tp divides the KV heads or they divide tp; ep
+// divides the experts (checked with the scenario, parallel/check.hpp).
+LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64_t ep = 1);
 
 // Elements of a norm's parameters: scale (+ shift for LayerNorm) of width h.
 double norm_vector_params(NormKind norm, int64_t hidden);

@@ -27,10 +27,23 @@ struct AttentionSpec {
     int64_t kv_dim() const { return kv_heads * head_dim; } // width of K (and of V)
 };
 
+// A mixture of experts in place of one FFN (Shazeer et al. 2017; Fedus et al. 2022): a
+// router picks top_k of `experts` FFNs of width expert_ffn for each token; shared experts
+// (DeepSeekMoE) see every token. experts = 0: a dense FFN.
+struct MoeSpec {
+    int64_t experts = 0;
+    int64_t top_k = 0;
+    int64_t expert_ffn = 0;
+    int64_t shared_experts = 0;   // each of width expert_ffn
+};
+
 // The feed-forward block: up (and gate) projection, activation, down projection.
 struct FfnSpec {
-    int64_t ffn = 0;       // inner width
+    int64_t ffn = 0;       // inner width (dense FFN)
     bool gated = false;    // SwiGLU/GeGLU: gate and up matrices plus down (3 matrices) vs 2
+    MoeSpec moe;           // moe.experts > 0: the experts replace the dense FFN
+
+    bool is_moe() const { return moe.experts > 0; }
 };
 
 struct LayerSpec {

@@ -4,30 +4,30 @@
 
 namespace envelope {
 
-namespace {
-
-double matrix_params(const WeightMatrix& w) { return w.k * w.n + (w.bias ? w.n : 0.0); }
-
-}  // namespace
-
-ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp) {
-    const LayerShard s = shard_layer(g.layer, hidden, tp);
+ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, int64_t ep) {
+    const LayerShard s = shard_layer(g.layer, hidden, tp, ep);
     const double count = static_cast<double>(g.count);
     // Row-parallel biases (out_proj, mlp_down) are whole on every chip: their n = h is not split.
     ParamCount p;
-    p.attention = count * (matrix_params(s.matrices[0]) + matrix_params(s.matrices[1]));
-    p.mlp = count * (matrix_params(s.matrices[2]) + matrix_params(s.matrices[3]));
+    p.attention = count * (s.qkv.params() + s.out.params());
+    p.mlp = count * (s.up.params() + s.down.params());
+    if (g.layer.ffn.is_moe()) {
+        p.router = count * s.router.params();
+        p.experts = count * static_cast<double>(s.local_experts) * (s.expert_up.params() + s.expert_down.params());
+    }
     p.norms = count * s.norm_params;
     return p;
 }
 
 ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& groups, bool embedding, bool head,
-                              int64_t tp) {
+                              int64_t tp, int64_t ep) {
     ParamCount p;
     for (const LayerGroup& g : groups) {
-        const ParamCount gp = count_group_params(g, m.hidden, tp);
+        const ParamCount gp = count_group_params(g, m.hidden, tp, ep);
         p.attention += gp.attention;
         p.mlp += gp.mlp;
+        p.router += gp.router;
+        p.experts += gp.experts;
         p.norms += gp.norms;
     }
     const double matrix = static_cast<double>((m.vocab + tp - 1) / tp) * static_cast<double>(m.hidden);
@@ -39,6 +39,17 @@ ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& gro
     return p;
 }
 
-ParamCount count_params(const Model& m, int64_t tp) { return count_slice_params(m, m.groups, true, true, tp); }
+ParamCount count_params(const Model& m, int64_t tp) { return count_slice_params(m, m.groups, true, true, tp, 1); }
+
+double active_params(const Model& m) {
+    double active = count_params(m).total();
+    for (const LayerGroup& g : m.groups) {
+        if (!g.layer.ffn.is_moe()) continue;
+        const ParamCount all = count_group_params(g, m.hidden, 1, 1);
+        const MoeSpec& moe = g.layer.ffn.moe;
+        active -= all.experts * (1 - static_cast<double>(moe.top_k) / static_cast<double>(moe.experts));
+    }
+    return active;
+}
 
 }  // namespace envelope

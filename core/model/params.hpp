@@ -10,13 +10,15 @@ namespace envelope {
 
 struct ParamCount {
     double attention = 0;   // all layers: Wq, Wk, Wv, Wo (+ biases)
-    double mlp = 0;         // all layers: up (+ gate), down (+ biases)
+    double mlp = 0;         // all layers: up (+ gate), down (+ biases); a mixture's shared experts
+    double router = 0;      // mixture-of-experts layers: the router
+    double experts = 0;     // mixture-of-experts layers: the routed experts on this chip
     double norms = 0;       // all layers: two norms each
     double embedding = 0;   // token embedding (vocab × hidden)
     double lm_head = 0;     // output projection; 0 when tied to the embedding
     double final_norm = 0;
 
-    double layers() const { return attention + mlp + norms; }
+    double layers() const { return attention + mlp + router + experts + norms; }
     double total() const { return layers() + embedding + lm_head + final_norm; }
 };
 
@@ -31,10 +33,14 @@ ParamCount count_params(const Model& m, int64_t tp = 1);
 // The same for a slice of the model (a pipeline stage): the given layer groups, with the
 // embedding when `embedding`, the final norm and LM head when `head`. With tied embeddings
 // a slice that has the head but not the embedding keeps its own copy of the matrix.
+// ep: the expert-parallel degree a mixture's experts are spread over.
 ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& groups, bool embedding, bool head,
-                              int64_t tp);
+                              int64_t tp, int64_t ep = 1);
+
+// Parameters a token passes through: a mixture counts top_k of its routed experts.
+double active_params(const Model& m);
 
 // The same for one layer group, all `count` of its layers.
-ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp);
+ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, int64_t ep = 1);
 
 }  // namespace envelope

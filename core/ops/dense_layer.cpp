@@ -153,9 +153,27 @@ void add_sp_gather(const LowerInput& in, const char* name, double count, double 
 
 }  // namespace
 
+void lower_mlp(const LowerInput& in, bool gated, const MlpNames& names, const WeightMatrix& up,
+               const WeightMatrix& down, double count, double tokens, std::vector<Op>& out) {
+    const PrecisionPlan& pr = in.precision;
+    const double ffn = down.k;
+    const auto gemm = [&](const char* name, const WeightMatrix& w, double n) {
+        return build::matmul(name, count, tokens, w.k, n, pr.weights, pr.activations, pr.residual, w.bias);
+    };
+    if (gated && !in.engine.fused_gate_up) {
+        out.push_back(gemm(names.gate, up, ffn));
+        out.push_back(gemm(up.name, up, ffn));
+    } else {
+        out.push_back(gemm(up.name, up, up.n));
+    }
+    out.push_back(build::vector(names.act, count, constant(tokens * up.n), constant(tokens * ffn),
+                                gated ? elementwise_flops::kSiluMul : elementwise_flops::kGelu, pr.residual));
+    out.push_back(gemm(down.name, down, down.n));
+}
+
 void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out) {
     const LayerSpec& layer = group.layer;
-    const LayerShard s = shard_layer(layer, in.model.hidden, in.parallelism.tp);
+    const LayerShard s = shard_layer(layer, in.model.hidden, in.parallelism.tp, in.parallelism.ep);
     const PrecisionPlan& pr = in.precision;
     const double layers = static_cast<double>(group.count);
     const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
@@ -166,10 +184,8 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     const auto gemm = [&](const WeightMatrix& w, double n) {
         return build::matmul(w.name, layers, tokens, w.k, n, pr.weights, pr.activations, pr.residual, w.bias);
     };
-    const WeightMatrix& qkv = s.matrices[0];
-    const WeightMatrix& proj = s.matrices[1];
-    const WeightMatrix& up = s.matrices[2];
-    const WeightMatrix& down = s.matrices[3];
+    const WeightMatrix& qkv = s.qkv;
+    const WeightMatrix& proj = s.out;
     const std::size_t first = out.size();
 
     out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
@@ -191,21 +207,14 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
                                 pr.residual));
 
-    const double ffn = static_cast<double>(s.ffn);
     out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
     add_sp_gather(in, "mlp_allgather", layers, buffer, out);
-    if (layer.ffn.gated && !in.engine.fused_gate_up) {
-        out.push_back(build::matmul("mlp_gate", layers, tokens, up.k, ffn, pr.weights, pr.activations, pr.residual,
-                                    up.bias));
-        out.push_back(gemm(up, ffn));
+    if (layer.ffn.is_moe()) {
+        lower_moe(in, layer, s, layers, out);
     } else {
-        out.push_back(gemm(up, up.n));
+        lower_mlp(in, layer.ffn.gated, MlpNames{"mlp_gate", "mlp_act"}, s.up, s.down, layers, tokens, out);
     }
-    out.push_back(build::vector("mlp_act", layers, constant(tokens * up.n), constant(tokens * ffn),
-                                layer.ffn.gated ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,
-                                pr.residual));
-    out.push_back(gemm(down, down.n));
     add_tp_reduction(in, "mlp_allreduce", "mlp_reducescatter", layers, buffer, out);
     out.push_back(build::vector("mlp_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
                                 pr.residual));

@@ -28,6 +28,20 @@ struct LowerInput {
     double stream_tokens() const;
 };
 
+// The names a dense MLP's ops take (the layer's FFN, or a mixture's shared experts).
+struct MlpNames {
+    const char* gate;  // the gate projection when an engine runs it apart from the up one
+    const char* act;
+};
+
+// A dense MLP on `tokens` tokens: up (and gate), activation, down, each op `count` times.
+void lower_mlp(const LowerInput& in, bool gated, const MlpNames& names, const WeightMatrix& up,
+               const WeightMatrix& down, double count, double tokens, std::vector<Op>& out);
+
+// A mixture of experts in place of the MLP (ops/moe_layer.cpp).
+void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& shard, double count,
+               std::vector<Op>& out);
+
 // `count` dense decoder layers of one spec (pre-norm: norm → attention → residual → norm →
 // MLP → residual), sharded over TP. Appends to `out`.
 void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out);

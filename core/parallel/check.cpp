@@ -44,10 +44,28 @@ void check_stages(const Parallelism& p, const Model& m) {
     }
 }
 
+void check_ep(int64_t ep, const Model& m) {
+    bool moe = false;
+    for (std::size_t i = 0; i < m.groups.size(); ++i) {
+        const FfnSpec& f = m.groups[i].layer.ffn;
+        if (!f.is_moe()) continue;
+        moe = true;
+        if (f.moe.experts % ep != 0) {
+            throw InputError("parallelism.ep", "EP = " + str(ep) + " must divide the " + str(f.moe.experts) +
+                                                   " experts of " + m.name);
+        }
+    }
+    if (ep > 1 && !moe) {
+        throw InputError("parallelism.ep", "EP = " + str(ep) + " needs a mixture-of-experts model; " + m.name +
+                                               " has none");
+    }
+}
+
 }  // namespace
 
 void check_parallelism(const Parallelism& p, const Model& m, const System& sys) {
     check_tp(p.tp, m);
+    check_ep(p.ep, m);
     if (p.dp % p.ep != 0) {
         throw InputError("parallelism.ep", "EP = " + str(p.ep) + " must divide DP = " + str(p.dp) +
                                                " (expert-parallel groups are carved out of the data-parallel ones)");

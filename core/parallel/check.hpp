@@ -8,7 +8,8 @@
 namespace envelope {
 
 // Throws for: TP not dividing some layer's query heads, or TP and its KV heads where
-// neither divides the other; ep not dividing dp; more chips than the system has
+// neither divides the other; EP not dividing a mixture's experts, or EP > 1 without a
+// mixture of experts; ep not dividing dp; more chips than the system has
 // (tp · cp · dp · pp > count); more stages than layers; stage_layers that do not give
 // each of the pp stages at least one layer or do not add up to the model's layers.
 void check_parallelism(const Parallelism& p, const Model& m, const System& sys);

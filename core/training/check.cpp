@@ -36,7 +36,6 @@ void check_training(const Scenario& s) {
         throw InputError("parallelism.sp", "sequence parallelism splits each chip's " + str(w.seq_len / p.cp) +
                                                " tokens over TP = " + str(p.tp) + ": TP must divide them");
     }
-    if (p.ep > 1) throw InputError("parallelism.ep", "expert parallelism needs a mixture-of-experts model, not modelled yet");
     const bool interleaved = p.schedule == PipelineSchedule::interleaved_1f1b;
     if (interleaved != (p.virtual_stages > 1)) {
         throw InputError("parallelism.virtual_stages",

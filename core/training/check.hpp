@@ -7,9 +7,9 @@ namespace envelope {
 
 // Throws for: a global batch that is not a whole number of micro-batches on every
 // replica; a sequence the context-parallel (and, under SP, tensor-parallel) chips cannot
-// split evenly; interleaving without a pipeline (pp ≥ 2) or with more chunks than layers; expert
-// parallelism (needs a mixture-of-experts model, not modelled yet); a micro-batch count
-// that disagrees with the batch sizes; a GEMM format the chip has no peak for.
+// split evenly; interleaving without a pipeline (pp ≥ 2) or with more chunks than layers; a
+// micro-batch count that disagrees with the batch sizes; a GEMM format the chip has no peak
+// for.
 void check_training(const Scenario& s);
 
 // Micro-batches per step on each replica: global batch ÷ (micro-batch × DP).

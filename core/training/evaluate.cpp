@@ -120,9 +120,11 @@ TrainingSummary summarize(const Scenario& s, const StepTime& step, int64_t m) {
     b.tp_s = md * c.tp_s;
     b.cp_s = md * c.cp_s;
     b.pp_s = md * c.pp_s;
+    b.ep_s = md * c.ep_s;
     b.zero3_s = md * c.zero3_s;
     b.bubble_s = step.bubble_s;
-    const double pipeline_rest = step.pipeline_s - (b.compute_s + b.tp_s + b.cp_s + b.pp_s + b.zero3_s + b.bubble_s);
+    const double pipeline_rest =
+        step.pipeline_s - (b.compute_s + b.tp_s + b.cp_s + b.pp_s + b.ep_s + b.zero3_s + b.bubble_s);
     b.compute_s += pipeline_rest;  // rounding only: the parts of T_critical add up to it
     double tail = 0;
     for (const StageStep& r : step.stages) {

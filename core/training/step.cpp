@@ -18,7 +18,7 @@ struct PassTimes {
     double compute = 0;
     double gemm = 0;       // matmul ops, what TP communication can hide behind
     double attention = 0;  // what the CP ring hides behind
-    double tp = 0, cp = 0, pp = 0;
+    double tp = 0, cp = 0, pp = 0, ep = 0;
     double wgrad = 0;      // weight-gradient GEMMs: what a zero-bubble schedule defers
 };
 
@@ -44,6 +44,7 @@ PassTimes time_pass(const std::vector<Op>& ops, const Placement& placement, cons
         if (op.dim == ParallelDim::tp) t.tp += s;
         if (op.dim == ParallelDim::cp) t.cp += s;
         if (op.dim == ParallelDim::pp) t.pp += s;
+        if (op.dim == ParallelDim::ep) t.ep += s;
     }
     return t;
 }
@@ -85,11 +86,13 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         // Interleaved stages hand each micro-batch on once per chunk they hold.
         const double chunks = par.schedule == PipelineSchedule::interleaved_1f1b ? par.virtual_stages : 1;
         r.pp_s = (f.pp + b.pp) * chunks;
-        r.forward_s = f.compute + tp_f + cp_f + f.pp * chunks;
-        r.backward_s = b.compute + tp_b + cp_b + b.pp * chunks;
+        // The experts' all-to-alls are on the critical path (Megatron-LM's default dispatcher).
+        r.ep_s = f.ep + b.ep;
+        r.forward_s = f.compute + tp_f + cp_f + f.pp * chunks + f.ep;
+        r.backward_s = b.compute + tp_b + cp_b + b.pp * chunks + b.ep;
         r.wgrad_s = b.wgrad;
 
-        const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp).total();
+        const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp, par.ep).total();
         // Gradients are reduced in fp32 (Megatron-LM's default for bf16 runs, NeMo's
         // grad_reduce_in_fp32), parameters gathered in 16 bits.
         const double grad_bytes = 4 * psi;

@@ -9,6 +9,8 @@
 //        max(0, TP time − GEMM time) (Transformer Engine userbuffers pipeline them)
 //   CP   max(0, the K/V ring − the attention it overlaps) (Liu et al. 2023, Ring Attention §3)
 //   PP   the hand-off of activations (forward) and gradients (backward) to the next stage
+//   EP   all of the experts' dispatch and combine all-to-alls (Megatron-LM's all-to-all
+//        dispatcher runs them between the router and the experts, not overlapped)
 //   ZeRO-3  each micro-batch gathers the stage's parameters for its forward and again for
 //        its backward and reduce-scatters its gradients, prefetched layer by layer:
 //        max(one layer's share, comm − compute) in each direction
@@ -53,6 +55,7 @@ struct StageStep {
     double tp_s = 0;        // exposed, one micro-batch
     double cp_s = 0;
     double pp_s = 0;
+    double ep_s = 0;        // the experts' dispatch and combine all-to-alls, one micro-batch
     double zero3_s = 0;     // ZeRO-3 gathers and reduce-scatters, exposed, one micro-batch
     double dp_s = 0;        // exposed, per step
     double optimizer_s = 0; // per step

@@ -120,7 +120,6 @@ Json system_of(const Json& hw, int64_t count) {
 
 Json model_of(const Json& m) {
     if (!m.is_object()) skip("the case has no model");
-    if (optional_member(m, "moe")) skip("needs mixture of experts (moe), not modelled yet");
     if (optional_member(m, "mla")) skip("needs multi-head latent attention (mla), not modelled yet");
     if (!optional_member(m, "vocab")) {
         skip("a layer-level benchmark (no embedding or LM head) is not modelled yet");
@@ -134,6 +133,18 @@ Json model_of(const Json& m) {
     out["gated_ffn"] = gated;
     if (const Json* tied = optional_member(m, "tied_embeddings"); tied && tied->is_boolean()) {
         out["tied_embeddings"] = *tied;
+    }
+    if (const Json* moe = optional_member(m, "moe")) {
+        out["moe"] = {{"experts", count(*moe, "experts", "model.moe")},
+                      {"top_k", count(*moe, "top_k", "model.moe")},
+                      {"expert_ffn", count(*moe, "expert_ffn", "model.moe")}};
+        if (const Json* shared = optional_member(*moe, "shared_experts"); shared && shared->is_number()) {
+            out["moe"]["shared_experts"] = *shared;
+        }
+        if (const Json* dense = optional_member(*moe, "dense_layers");
+            dense && dense->is_number() && dense->get<double>() > 0) {
+            out["dense_layers"] = *dense;
+        }
     }
     return out;
 }
@@ -185,9 +196,6 @@ std::string engine_profile(const Json& doc) {
 void read_inference(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
     const Json& inf = member(doc, "inference", "case");
-    if (const Json* v = optional_member(inf, "ep"); v && !(v->is_number() && v->get<double>() == 1)) {
-        skip("needs expert parallelism (ep > 1), not modelled yet");
-    }
     const std::string mode = optional_member(inf, "mode") ? text(inf, "mode", "inference") : "static";
     const Json* batch = optional_member(inf, "batch");
     if (mode == "offline_max_throughput" && !batch) {
@@ -221,7 +229,9 @@ void read_inference(const Json& doc, MeasuredCase& c) {
         {"model", model_of(member(doc, "model", "case"))},
         {"system", system_of(hw, std::max(c.job_chips, tp * pp * c.replicas))},
         {"engine", engine_profile(doc)},
-        {"parallelism", {{"tp", tp}, {"pp", pp}, {"dp", c.replicas}}},
+        {"parallelism",
+         {{"tp", tp}, {"pp", pp}, {"dp", c.replicas},
+          {"ep", optional_member(inf, "ep") ? count(inf, "ep", "inference") : 1}}},
         {"workload",
          {{"batch", batch ? count(inf, "batch", "inference") : 1},
           {"input_tokens", count(inf, "input_tokens", "inference")},
@@ -252,7 +262,6 @@ void read_training(const Json& doc, MeasuredCase& c) {
         return optional_member(t, key) ? count(t, key, "training") : fallback;
     };
     const int64_t tp = integer("tp", 1), pp = integer("pp", 1), cp = integer("cp", 1), dp = integer("dp", 1);
-    if (integer("ep", 1) > 1) skip("needs expert parallelism (ep > 1), not modelled yet");
     const int64_t vpp = integer("vpp", 1);
     const Json* sp = optional_member(t, "sp");
     const Json* flash = optional_member(t, "flash_attention");
@@ -263,7 +272,8 @@ void read_training(const Json& doc, MeasuredCase& c) {
         skip("training.recompute \"" + recompute + "\" is not none, selective or full");
     }
     c.job_chips = count(hw, "count", "hardware");
-    Json parallelism = {{"tp", tp}, {"pp", pp}, {"cp", cp}, {"dp", dp}, {"sp", sp && sp->is_boolean() ? sp->get<bool>() : tp > 1},
+    Json parallelism = {{"tp", tp}, {"pp", pp}, {"cp", cp}, {"dp", dp}, {"ep", integer("ep", 1)},
+                        {"sp", sp && sp->is_boolean() ? sp->get<bool>() : tp > 1},
                         {"zero", zero && zero->is_number() ? zero->get<int64_t>() : 1}};
     if (vpp > 1) {
         parallelism["virtual_stages"] = vpp;

@@ -68,3 +68,17 @@ TEST_CASE("a pipeline stage's slice: layers, embedding first, head last, tied co
     CHECK(count_params(m).lm_head == 0);
     CHECK(count_slice_params(m, {}, false, true, 1).lm_head == 1000.0 * 1024);
 }
+
+TEST_CASE("a mixture of experts: Mixtral 8x7B holds 46.7B parameters, 12.9B of them active per token") {
+    const Model m = parse_model(*find_preset(PresetKind::model, "mixtral-8x7b"), "model");
+    // Hugging Face model card: 46,702,792,704 parameters (safetensors metadata).
+    CHECK(count_params(m).total() == 46'702'792'704);
+    // Active: 2 of the 8 experts; the router (4096 × 8 per layer) counts whole.
+    const double expert = 3.0 * 4096 * 14336;  // gate, up, down
+    CHECK(active_params(m) == doctest::Approx(46'702'792'704 - 32 * 6 * expert));
+    CHECK(active_params(m) / 1e9 == doctest::Approx(12.88).epsilon(0.001));
+    // Over EP 4 each chip holds 2 of the 8 experts of each layer.
+    const ParamCount quarter = count_slice_params(m, m.groups, true, true, 1, 4);
+    CHECK(quarter.experts == doctest::Approx(count_params(m).experts / 4));
+    CHECK(quarter.attention == count_params(m).attention);
+}

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <tuple>
 
 #include "api.hpp"
 #include "common/error.hpp"
@@ -153,6 +154,23 @@ TEST_CASE("errors name the field and the allowed range") {
     SUBCASE("the mapping given twice") {
         doc["workload"]["parallelism"] = {{"tp", 2}};
         CHECK(error_of(doc).first == "workload.parallelism");
+    }
+    SUBCASE("expert parallelism without experts, or not dividing them") {
+        doc["system"]["count"] = 4;
+        doc["parallelism"] = {{"tp", 2}, {"dp", 2}, {"ep", 2}};
+        auto [path, msg] = error_of(doc);
+        CHECK(path == "parallelism.ep");
+        CHECK(contains(msg, "needs a mixture-of-experts model"));
+        doc["model"] = "mixtral-8x7b";
+        doc["system"]["count"] = 6;
+        doc["parallelism"] = {{"tp", 2}, {"dp", 3}, {"ep", 3}};
+        std::tie(path, msg) = error_of(doc);
+        CHECK(path == "parallelism.ep");
+        CHECK(contains(msg, "must divide the 8 experts"));
+    }
+    SUBCASE("a mixture's top_k larger than its experts") {
+        doc["model"] = {{"preset", "mixtral-8x7b"}, {"moe", {{"top_k", 9}}}};
+        CHECK(error_of(doc).first == "model.moe.top_k");
     }
     SUBCASE("a training-only option on an inference workload") {
         doc["parallelism"]["zero"] = 1;

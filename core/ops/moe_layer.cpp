@@ -1,0 +1,74 @@
+// A mixture of experts in place of a layer's MLP, on one chip of an expert-parallel group
+// (Megatron-LM MoE with the all-to-all token dispatcher). With T tokens on the chip, h the
+// hidden width, E experts of which top_k per token, ep chips sharing the experts (each
+// holding E/ep of them, each split over TP):
+//   moe_router    [T × h] · [h × E], then top-k over the T × E scores
+//   moe_dispatch  all-to-all over ep: each token's hidden state to its k experts,
+//                 T·k·h values sent per chip (the EP chips are data-parallel replicas, each
+//                 with its own T tokens)
+//   experts       the group's T·ep tokens pick k experts each: T_e = T·ep·k/E tokens per
+//                 expert under uniform routing. An expert runs only when a token picked it:
+//                 with probability p = 1 − (1 − k/E)^(T·ep) (each token picks it with
+//                 probability k/E), so a chip runs its E/ep experts p of the time, on T_e/p
+//                 tokens each: the weights of E/ep·p experts are read, not of k and not
+//                 of all (decode at small batch reads few, a large batch all of them)
+//   moe_combine   the all-to-all back, then the k outputs of each token weighted and summed
+//   shared        a dense MLP of shared_experts · expert_ffn on every token
+// Routing is assumed balanced (no capacity factor, no dropped tokens).
+#include <cmath>
+
+#include "ops/builders.hpp"
+#include "ops/elementwise_costs.hpp"
+#include "ops/lower.hpp"
+
+namespace envelope {
+
+void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s, double count,
+               std::vector<Op>& out) {
+    const PrecisionPlan& pr = in.precision;
+    const MoeSpec& moe = layer.ffn.moe;
+    const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
+    const double h = s.router.k;
+    const double experts = static_cast<double>(moe.experts);
+    const double k = static_cast<double>(moe.top_k);
+    const double ep = static_cast<double>(s.ep);
+    const double rb = bytes_per_element(pr.residual);
+
+    out.push_back(build::matmul("moe_router", count, tokens, h, experts, pr.weights, pr.activations, pr.residual,
+                                false));
+    out.push_back(build::vector("moe_topk", count, constant(tokens * experts), constant(tokens * k),
+                                elementwise_flops::kSoftmax * experts / k, pr.residual));
+    const double routed_bytes = tokens * k * h * rb;
+    if (s.ep > 1) {
+        out.push_back(build::collective("moe_dispatch", count, CollectiveKind::all_to_all, constant(routed_bytes),
+                                        ParallelDim::ep, s.ep, pr.residual));
+    }
+
+    const double group_tokens = tokens * ep;
+    const double per_expert = group_tokens * k / experts;                      // T_e
+    const double hit = 1 - std::pow(1 - k / experts, group_tokens);           // p
+    const double runs = count * static_cast<double>(s.local_experts) * hit;   // expert executions
+    const double m = per_expert / hit;
+    const double gate = layer.ffn.gated ? 2 : 1;
+    const double ffn = static_cast<double>(s.expert_ffn);
+    out.push_back(build::matmul("expert_up", runs, m, h, gate * ffn, pr.weights, pr.activations, pr.residual,
+                                s.expert_up.bias));
+    out.push_back(build::vector("expert_act", runs, constant(m * gate * ffn), constant(m * ffn),
+                                layer.ffn.gated ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,
+                                pr.residual));
+    out.push_back(build::matmul("expert_down", runs, m, ffn, h, pr.weights, pr.activations, pr.residual,
+                                s.expert_down.bias));
+
+    if (s.ep > 1) {
+        out.push_back(build::collective("moe_combine", count, CollectiveKind::all_to_all, constant(routed_bytes),
+                                        ParallelDim::ep, s.ep, pr.residual));
+    }
+    // Each token's k expert outputs, weighted by the router and summed.
+    out.push_back(build::vector("moe_unpermute", count, constant(tokens * k * h), constant(tokens * h), 2 * k,
+                                pr.residual));
+    if (s.ffn > 0) {
+        lower_mlp(in, layer.ffn.gated, MlpNames{"shared_gate", "shared_act"}, s.up, s.down, count, tokens, out);
+    }
+}
+
+}  // namespace envelope
