@@ -21,13 +21,13 @@ const presets = { models: load('models'), chips: load('chips'), systems: load('s
 test('links from before pp and dp still load, and pp, dp, micro-batches round-trip', () => {
   const old = fromHash('#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&batch=1&input=2048&output=256&precision=bf16&flash=on', presets);
   assert.equal(old.error, null);
-  assert.deepEqual(old.state.parallelism, { tp: 8, pp: 1, dp: null, micro_batches: null });
+  assert.deepEqual(old.state.parallelism, { tp: 8, pp: 1, ep: 1, dp: null, micro_batches: null });
   assert.match(toHash(old.state, presets), /&tp=8&pp=1&batch=1/);
 
   const hash = '#model=llama-3-70b&system=dgx-h100&chips=32&tp=8&pp=2&dp=2&mb=4&batch=32&input=2048&output=256&precision=bf16&flash=on';
   const { state, error } = fromHash(hash, presets);
   assert.equal(error, null);
-  assert.deepEqual(state.parallelism, { tp: 8, pp: 2, dp: 2, micro_batches: 4 });
+  assert.deepEqual(state.parallelism, { tp: 8, pp: 2, ep: 1, dp: 2, micro_batches: 4 });
   assert.equal(toHash(state, presets), hash);
   assert.deepEqual(toScenario(state).parallelism, { tp: 8, pp: 2, dp: 2, micro_batches: 4 });
 });
@@ -39,7 +39,7 @@ test('the two-node preset sends a top-level parallelism and leaves dp to the eng
   assert.equal(s.workload.parallelism, undefined);
   // A scenario written the old way (parallelism under the workload) reads the same.
   const legacy = { model: 'llama-2-70b', system: 'dgx-h100', workload: { kind: 'inference', parallelism: { tp: 4 } } };
-  assert.deepEqual(fromScenario(legacy, presets).parallelism, { tp: 4, pp: 1, dp: null, micro_batches: null });
+  assert.deepEqual(fromScenario(legacy, presets).parallelism, { tp: 4, pp: 1, ep: 1, dp: null, micro_batches: null });
 });
 
 test('network edits: only the differences go into the link, and the link restores the network', () => {

@@ -52,7 +52,7 @@ test('edits, chips and view options round-trip; out-of-range numbers are kept fo
 test('a malformed hash is reported and gives the default scenario', () => {
   const fallback = defaultState(presets);
   for (const hash of ['#model=gpt-9', '#tp=banana', '#frobnicate=1', '#tp=1&tp=2', '#system=dgx-h100&chip=b200',
-    '#precision=bf17', '#flash=maybe', '#table=both', '#%E0%A4%A', '#pp=two', '#dp=', '#map=ep', '#coll=gossip',
+    '#precision=bf17', '#flash=maybe', '#table=both', '#%E0%A4%A', '#pp=two', '#dp=', '#map=xp', '#coll=gossip',
     '#net0.frobnicate=1', '#net2.size=4', '#net0.topology=hypercube', '#net1.dims=4xfour', '#levels=many']) {
     const { state, error } = fromHash(hash, presets);
     assert.match(error ?? '', /could not be read .*default scenario/, hash);

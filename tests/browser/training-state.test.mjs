@@ -52,7 +52,7 @@ test('a training link: every setting round-trips, the framework options only whe
   const { state, error } = fromHash(hash, presets);
   assert.equal(error, null);
   assert.equal(state.mode, 'training');
-  assert.deepEqual(state.parallelism, { tp: 2, pp: 2, dp: 4, sp: true, cp: 1, zero: 3, schedule: 'interleaved_1f1b', virtual_stages: 4 });
+  assert.deepEqual(state.parallelism, { tp: 2, pp: 2, ep: 1, dp: 4, sp: true, cp: 1, zero: 3, schedule: 'interleaved_1f1b', virtual_stages: 4 });
   assert.deepEqual(state.workload, {
     seq_len: 2048, global_batch: 96, micro_batch: 3, recompute: 'selective', precision: 'fp8', flash_attention: false,
     dropout: true, overlap_grad_reduce: false, overlap_param_gather: true, tp_comm_overlap: true, train_tokens: 1e12,
@@ -77,12 +77,12 @@ test('each mode refuses the other mode\'s settings; links without a mode are inf
 });
 
 test('switching modes keeps the model, machine and TP/PP/DP, and switching back restores the mode', () => {
-  const inference = { ...defaultState(presets), parallelism: { tp: 4, pp: 2, dp: null, micro_batches: 3 } };
+  const inference = { ...defaultState(presets), parallelism: { tp: 4, pp: 2, ep: 1, dp: null, micro_batches: 3 } };
   const gpt3 = { ...inference, model: { preset: 'gpt-3-175b', edits: {} } };
   const training = switchMode(gpt3, 'training', { maxSeqLen: presets.models['gpt-3-175b'].max_seq_len });
   assert.equal(training.mode, 'training');
   assert.deepEqual(training.machine, gpt3.machine);
-  assert.deepEqual(training.parallelism, { tp: 4, pp: 2, dp: null, sp: false, cp: 1, zero: 0, schedule: '1f1b', virtual_stages: 1 });
+  assert.deepEqual(training.parallelism, { tp: 4, pp: 2, ep: 1, dp: null, sp: false, cp: 1, zero: 0, schedule: '1f1b', virtual_stages: 1 });
   assert.equal(training.workload.seq_len, 2048, 'not beyond the model\'s context');
   assert.equal(toScenario(training).workload.kind, 'training');
 

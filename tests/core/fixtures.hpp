@@ -18,7 +18,8 @@ inline Model tiny_model() {
     m.hidden = 1024;
     LayerSpec layer;
     layer.attention = AttentionSpec{8, 2, 128};
-    layer.ffn = FfnSpec{4096, true};
+    layer.ffn.ffn = 4096;
+    layer.ffn.gated = true;
     m.groups = {LayerGroup{layer, 2}};
     m.vocab = 1000;
     m.max_seq_len = 4096;

@@ -1,7 +1,8 @@
 // The inputs panel: fills the controls from the presets, shows a state, and turns every
 // edit into a new state. It never evaluates anything itself.
 import { h, $ } from './dom.js';
-import { ARCH_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario } from './scenario.js';
+import { ARCH_FIELDS, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario, modelFields, presetValue } from './scenario.js';
+import { MOE_FIELDS, hasExperts } from './moe.js';
 import { num } from './format.js';
 import { createNetworkEditor } from './network-editor.js';
 import { createTrainingForm } from './training-form.js';
@@ -16,13 +17,30 @@ const ARCH_LABELS = {
   ffn: 'FFN size',
   vocab: 'Vocabulary',
   gated_ffn: 'Gated FFN (SwiGLU)',
+  // A mixture of experts (moe.js), shown only for a model that has one.
+  experts: 'Experts',
+  top_k: 'Experts per token',
+  expert_ffn: 'Expert FFN size',
+  shared_experts: 'Shared experts',
+  dense_layers: 'Dense layers first',
 };
+// What a mixture field means, on hover.
+const ARCH_TITLES = {
+  experts: 'Routed experts in each mixture layer',
+  top_k: 'Top-k: the experts the router picks for each token',
+  expert_ffn: 'Inner width of one expert',
+  shared_experts: 'Experts every token runs through (DeepSeekMoE), each of the expert FFN size',
+  dense_layers: 'The first layers keep the dense FFN (of the FFN size); the rest are mixtures',
+};
+// Mixture fields that may be 0.
+const ZERO_ALLOWED = ['shared_experts', 'dense_layers'];
 
 // Number inputs and where their value lives in the state (training's: training-form.js).
 const NUMBER_FIELDS = {
   chips: (s) => [s.machine, 'count'],
   tp: (s) => [s.parallelism, 'tp'],
   pp: (s) => [s.parallelism, 'pp'],
+  ep: (s) => [s.parallelism, 'ep'],
 };
 const INFERENCE_FIELDS = {
   batch: (s) => [s.workload, 'batch'],
@@ -67,18 +85,18 @@ function fillSelects(presets) {
     $('#engine').append(h('option', { value: key, text: doc.name }));
   }
 
-  const archFields = $('#arch-fields');
-  for (const field of ARCH_FIELDS) {
-    const id = `arch-${field}`;
-    const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true });
-    archFields.append(field === 'gated_ffn'
-      ? h('div', { class: 'field checkbox span-2', dataset: { field: id } },
-        h('input', { id, type: 'checkbox', 'aria-describedby': `${id}-error` }),
-        h('label', { for: id, text: ARCH_LABELS[field] }), error)
-      : h('div', { class: 'field', dataset: { field: id } },
-        h('label', { for: id, text: ARCH_LABELS[field] }),
-        h('input', { id, type: 'number', inputmode: 'numeric', min: 1, step: 1, 'aria-describedby': `${id}-error` }),
-        error));
+  for (const [box, fields] of [['#arch-fields', ARCH_FIELDS], ['#arch-moe-fields', MOE_FIELDS]]) {
+    for (const field of fields) {
+      const id = `arch-${field}`;
+      const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true });
+      const label = h('label', { for: id, text: ARCH_LABELS[field], title: ARCH_TITLES[field] });
+      $(box).append(field === 'gated_ffn'
+        ? h('div', { class: 'field checkbox span-2', dataset: { field: id } },
+          h('input', { id, type: 'checkbox', 'aria-describedby': `${id}-error` }), label, error)
+        : h('div', { class: 'field', dataset: { field: id } }, label,
+          h('input', { id, type: 'number', inputmode: 'numeric', min: ZERO_ALLOWED.includes(field) ? 0 : 1, step: 1, 'aria-describedby': `${id}-error` }),
+          error));
+    }
   }
 }
 
@@ -171,16 +189,18 @@ export function createForm(presets, { onChange, check }) {
   $('#model').addEventListener('change', (e) => {
     const next = clone();
     next.model = { preset: e.target.value, edits: {} };
+    // Expert parallelism is for a model with experts: a dense model starts again from EP 1.
+    if (!hasExperts(presets.models[next.model.preset])) next.parallelism.ep = 1;
     onChange(next);
   });
 
-  $('#arch-fields').addEventListener('input', (e) => {
+  $('#arch').addEventListener('input', (e) => {
     const field = e.target.id.replace(/^arch-/, '');
-    if (!ARCH_FIELDS.includes(field)) return;
+    if (!MODEL_FIELDS.includes(field)) return;
     const next = clone();
     const value = field === 'gated_ffn' ? e.target.checked : readNumber(e.target);
     if (value !== undefined) {
-      if (value === presets.models[next.model.preset][field]) delete next.model.edits[field];
+      if (value === presetValue(presets.models[next.model.preset], field)) delete next.model.edits[field];
       else next.model.edits[field] = value;
     }
     onChange(next);
@@ -241,11 +261,15 @@ export function createForm(presets, { onChange, check }) {
 
     set($('#model'), state.model.preset);
     const arch = architecture(state, presets);
-    for (const field of ARCH_FIELDS) {
+    const shown = modelFields(presets.models[state.model.preset]);
+    for (const field of MODEL_FIELDS) {
       const el = $(`#arch-${field}`);
-      set(el, arch[field]);
+      // A dense model's mixture fields stay hidden and empty.
+      set(el, shown.includes(field) ? arch[field] ?? '' : '');
       el.closest('.field').classList.toggle('edited', field in state.model.edits);
     }
+    const moe = shown.includes('experts');
+    $('#arch-moe').hidden = !moe;
     const edits = Object.keys(state.model.edits).length;
     $('#arch-badge').hidden = edits === 0;
     $('#arch-badge').textContent = `${edits} edited`;
@@ -257,8 +281,14 @@ export function createForm(presets, { onChange, check }) {
       : { ...NUMBER_FIELDS, ...OPTIONAL_FIELDS };
     for (const [id, slot] of Object.entries(fields)) {
       const [obj, key] = slot(state);
-      set($(`#${id}`), obj[key] ?? '');
+      set($(`#${id}`), obj[key] ?? (id === 'ep' ? 1 : ''));
     }
+    // EP: for a model with experts (or a link that set it, so that its error can be fixed).
+    const ep = state.parallelism.ep ?? 1;
+    $('[data-field="ep"]').hidden = !moe && ep === 1;
+    $('#dp-hint').textContent = moe
+      ? 'Empty: as many as fill the chips. EP groups are carved out of DP: EP must divide DP.'
+      : 'Empty: as many as fill the chips.';
     network.render(state, { force });
     // After the network's inputs: a rewritten one has dropped its "not a number".
     $('#hardware-hint').textContent = hardwareHint(state.machine, presets, invalid);

@@ -2,8 +2,11 @@
 // presets/scenarios/*.json, the CLI and the tests).
 import { cleanLevel, presetNetwork, sameNetwork } from './network.js';
 import { trainingFromDoc, trainingScenario } from './training.js';
+import { MOE_FIELDS, hasExperts, isMoeField, moeFieldsOf, moePatch, moeValue } from './moe.js';
 
 export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn', 'vocab', 'gated_ffn'];
+// Every editable architecture field: the mixture's (moe.js) only for a model with experts.
+export const MODEL_FIELDS = [...ARCH_FIELDS, ...MOE_FIELDS];
 export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
 export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
 // The engine profile a scenario gets when it names none (core: io/scenario_json.cpp).
@@ -21,13 +24,13 @@ export function systemRef(machine) {
 
 export function toScenario(state) {
   const { model, machine, parallelism: p, workload: w } = state;
-  const edits = Object.keys(model.edits);
-  const modelRef = edits.length ? { preset: model.preset, ...model.edits } : model.preset;
+  const modelRef = modelReference(model);
   if (state.mode === 'training') return { model: modelRef, system: systemRef(machine), ...trainingScenario(state) };
   const { weights, kv_cache, activations } = w.precision;
   // dp and micro_batches left out: the engine fills the system with replicas and picks
-  // the micro-batch count itself.
+  // the micro-batch count itself; ep only when the experts are spread (1 is the default).
   const parallelism = { tp: p.tp, pp: p.pp };
+  if ((p.ep ?? 1) !== 1) parallelism.ep = p.ep;
   if (p.dp !== null) parallelism.dp = p.dp;
   if (p.micro_batches !== null) parallelism.micro_batches = p.micro_batches;
   const scenario = {
@@ -45,6 +48,14 @@ export function toScenario(state) {
   };
   if (state.engine !== DEFAULT_ENGINE) scenario.engine = state.engine;
   return scenario;
+}
+
+// The model as a scenario names it: the preset, or the preset with the edited fields over
+// it (the mixture's nested under "moe", as model documents have them).
+function modelReference(model) {
+  if (Object.keys(model.edits).length === 0) return model.preset;
+  const plain = Object.fromEntries(Object.entries(model.edits).filter(([field]) => !isMoeField(field)));
+  return { preset: model.preset, ...plain, ...moePatch(model.edits) };
 }
 
 // JSON text of a scenario for the engine. JSON has no infinity, and JSON.stringify writes
@@ -79,10 +90,16 @@ function presetKey(ref) {
 export function fromScenario(doc, presets) {
   const modelKey = presetKey(doc.model);
   if (!presets.models[modelKey]) throw new Error(`unknown model ${JSON.stringify(modelKey)}`);
+  const preset = presets.models[modelKey];
   const edits = {};
   if (typeof doc.model === 'object') {
     for (const field of ARCH_FIELDS) {
-      if (field in doc.model && doc.model[field] !== presets.models[modelKey][field]) edits[field] = doc.model[field];
+      if (field in doc.model && doc.model[field] !== preset[field]) edits[field] = doc.model[field];
+    }
+    const moe = moeFieldsOf(doc.model);
+    if (Object.keys(moe).length && !hasExperts(preset)) throw new Error(`model ${JSON.stringify(modelKey)} has no experts to edit`);
+    for (const [field, value] of Object.entries(moe)) {
+      if (value !== moeValue(preset, field)) edits[field] = value;
     }
   }
 
@@ -121,6 +138,7 @@ export function fromScenario(doc, presets) {
     parallelism: {
       tp: par.tp ?? 1,
       pp: par.pp ?? 1,
+      ep: par.ep ?? 1,
       dp: par.dp ?? null, // absent: as many replicas as fill the system
       micro_batches: par.micro_batches || null, // 0 or absent: the engine's choice
     },
@@ -147,6 +165,20 @@ export function matchingScenario(state, presets) {
   return null;
 }
 
+// A preset's value of an editable field (a mixture field: undefined for a dense model).
+export function presetValue(doc, field) {
+  return isMoeField(field) ? moeValue(doc, field) : doc?.[field];
+}
+
+// The fields the architecture editor shows for a preset: the mixture's only when it has experts.
+export function modelFields(doc) {
+  return hasExperts(doc) ? MODEL_FIELDS : ARCH_FIELDS;
+}
+
+// The state's architecture, flat: the preset's fields (mixture ones included) under the edits.
 export function architecture(state, presets) {
-  return { ...presets.models[state.model.preset], ...state.model.edits };
+  const doc = presets.models[state.model.preset];
+  const flat = { ...doc };
+  for (const field of MOE_FIELDS) flat[field] = moeValue(doc, field);
+  return { ...flat, ...state.model.edits };
 }

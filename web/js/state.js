@@ -2,10 +2,12 @@
 //
 // Hash format (URLSearchParams, keys in this order; missing keys take the default):
 //   #model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
+//      (a mixture-of-experts model's also: experts, top_k, expert_ffn, shared_experts,
+//       dense_layers; refused for a model without experts)
 //    &system=dgx-h100 | &chip=h100-sxm   &chips=8
 //    [&levels=3&net1.link_gbps=100 ...network edits, see network.js]
-//    &tp=8&pp=1[&dp=2&mb=4]&batch=1&input=2048&output=256   (no dp, mb: the engine's choice;
-//                                                  links from before pp existed have pp=1)
+//    &tp=8&pp=1[&ep=4][&dp=2&mb=4]&batch=1&input=2048&output=256   (no dp, mb: the engine's choice;
+//                                                  no ep: 1; links from before pp existed have pp=1)
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
@@ -16,7 +18,7 @@
 // other mode are refused.
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included; only unreadable hashes fall back to the default.
-import { ARCH_FIELDS, DEFAULT_ENGINE, PRECISIONS, PRECISION_ROLES, fromScenario, numberText } from './scenario.js';
+import { DEFAULT_ENGINE, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, modelFields, numberText, presetValue } from './scenario.js';
 import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
 import { MODES, TRAINING_KEYS, readTraining, switchMode, trainingParams } from './training.js';
 
@@ -32,7 +34,7 @@ export const VIEW_OPTIONS = {
   table: ['prefill', 'decode', 'forward', 'backward'],
   split: ['class', 'bound', 'op'],
   decode: ['total', 'step'],
-  map: ['auto', 'tp', 'pp', 'dp', 'cp'],
+  map: ['auto', 'tp', 'pp', 'dp', 'cp', 'ep'],
   coll: COLLECTIVE_OPS,
 };
 // coll_chips: the chip count of the network view (null: the scenario's TP group).
@@ -42,7 +44,9 @@ export function defaultState(presets) {
   return { ...fromScenario(presets.scenarios[DEFAULT_SCENARIO], presets), view: { ...DEFAULT_VIEW } };
 }
 
-const PARALLEL_KEYS = { tp: 'tp', pp: 'pp', dp: 'dp', mb: 'micro_batches' }; // dp, mb may be null
+const PARALLEL_KEYS = { tp: 'tp', pp: 'pp', ep: 'ep', dp: 'dp', mb: 'micro_batches' }; // dp, mb may be null
+// Written only when not this (a link of a dense model has no ep).
+const PARALLEL_DEFAULTS = { ep: 1 };
 const WORKLOAD_KEYS = { batch: 'batch', input: 'input_tokens', output: 'output_tokens' };
 // The keys of one mode only; "flash" and "precision" belong to both.
 const INFERENCE_KEYS = ['mb', ...Object.keys(WORKLOAD_KEYS), ...PRECISION_ROLES, 'engine'];
@@ -53,7 +57,7 @@ export function toHash(state, presets) {
   const training = state.mode === 'training';
   if (training) q.set('mode', 'training');
   q.set('model', state.model.preset);
-  for (const field of ARCH_FIELDS) {
+  for (const field of MODEL_FIELDS) {
     if (field in state.model.edits) {
       const v = state.model.edits[field];
       q.set(field, typeof v === 'boolean' ? onOff(v) : numberText(v));
@@ -63,7 +67,8 @@ export function toHash(state, presets) {
   q.set('chips', numberText(state.machine.count));
   for (const [key, text] of networkParams(state.machine.network, presetNetwork(state.machine, presets))) q.set(key, text);
   for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
-    if (state.parallelism[field] != null) q.set(key, numberText(state.parallelism[field]));
+    const value = state.parallelism[field];
+    if (value != null && value !== PARALLEL_DEFAULTS[field]) q.set(key, numberText(value));
   }
   if (training) {
     for (const [key, text] of trainingParams(state, numberText)) q.set(key, text);
@@ -129,7 +134,7 @@ function parse(text, presets, base) {
   const mode = q.has('mode') ? readChoice('mode', q.get('mode'), MODES) : 'inference';
   const training = mode === 'training';
   const known = new Set([
-    'mode', 'model', ...ARCH_FIELDS, 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
+    'mode', 'model', ...MODEL_FIELDS, 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
     'precision', ...PRECISION_ROLES, 'flash', 'engine', ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
   ]);
   const foreign = new Set(training ? INFERENCE_KEYS : TRAINING_KEYS.filter((k) => k !== 'flash' && k !== 'precision'));
@@ -145,10 +150,12 @@ function parse(text, presets, base) {
   const get = (key) => q.get(key);
 
   if (q.has('model')) state.model = { preset: readPreset('model', get('model'), presets.models), edits: {} };
-  for (const field of ARCH_FIELDS) {
+  const model = presets.models[state.model.preset];
+  for (const field of MODEL_FIELDS) {
     if (!q.has(field)) continue;
+    if (!modelFields(model).includes(field)) throw new Error(`"${field}" is a mixture-of-experts setting and ${model.name} has no experts`);
     const value = field === 'gated_ffn' ? readBool(field, get(field)) : readNumber(field, get(field));
-    if (value !== presets.models[state.model.preset][field]) state.model.edits[field] = value;
+    if (value !== presetValue(model, field)) state.model.edits[field] = value;
   }
 
   if (q.has('system') && q.has('chip')) throw new Error('both "system" and "chip" are given');

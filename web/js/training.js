@@ -3,11 +3,11 @@
 // link describes one workload; the form remembers the other mode's for the session.
 //
 // In training mode:
-//   state.parallelism = { tp, pp, dp (null: fill the system), sp, cp, zero, schedule, virtual_stages }
+//   state.parallelism = { tp, pp, ep, dp (null: fill the system), sp, cp, zero, schedule, virtual_stages }
 //     (no micro_batches: training derives them from the batch sizes)
 //   state.workload = { seq_len, global_batch, micro_batch, recompute, precision, flash_attention,
 //     dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, train_tokens (null: not asked) }
-// Link keys (after mode=training, model, system, chips, network, tp, pp[, dp]):
+// Link keys (after mode=training, model, system, chips, network, tp, pp[, ep][, dp]):
 //   &sp=off&cp=1&zero=0&schedule=1f1b&vs=1&seq=4096&global_batch=256&micro_batch=1
 //   &recompute=none&precision=bf16&flash=on&dropout=off
 //   [&overlap_grad=off&overlap_param=off&tp_overlap=on]   (only when not the default)
@@ -31,7 +31,7 @@ export const TRAINING_WORKLOAD = {
 // The parallelism and workload of a training scenario document (its "parallelism" and
 // "workload"), with the engine's defaults for what it leaves out.
 export function trainingFromDoc(par, w) {
-  const parallelism = { tp: par.tp ?? 1, pp: par.pp ?? 1, dp: par.dp ?? null };
+  const parallelism = { tp: par.tp ?? 1, pp: par.pp ?? 1, ep: par.ep ?? 1, dp: par.dp ?? null };
   for (const [key, value] of Object.entries(TRAINING_PARALLEL)) parallelism[key] = par[key] ?? value;
   const workload = {};
   for (const [key, value] of Object.entries(TRAINING_WORKLOAD)) workload[key] = w[key] ?? value;
@@ -40,9 +40,11 @@ export function trainingFromDoc(par, w) {
 }
 
 // The scenario's parallelism and workload for the engine. Every field is written out, so
-// that two states that differ only in an engine default still read as different.
+// that two states that differ only in an engine default still read as different; ep only
+// when the experts are spread (as inference sends it: a dense model's scenario has none).
 export function trainingScenario({ parallelism: p, workload: w }) {
   const parallelism = { tp: p.tp, pp: p.pp };
+  if ((p.ep ?? 1) !== 1) parallelism.ep = p.ep;
   if (p.dp !== null) parallelism.dp = p.dp;
   for (const key of Object.keys(TRAINING_PARALLEL)) parallelism[key] = p[key];
   const workload = { kind: 'training' };
@@ -105,24 +107,25 @@ export function readTraining(q, state, read) {
 }
 
 // The state switched to training (or back), keeping the model, the machine and the shared
-// parallel degrees (TP, PP, DP). `other`: what that mode had when it was last left
+// parallel degrees (TP, PP, EP, DP). `other`: what that mode had when it was last left
 // ({parallelism, workload, engine}), if anything; `inference`: the inference settings to
 // start from when there is nothing to go back to.
 export function switchMode(state, mode, { other = null, inference, maxSeqLen } = {}) {
   if (state.mode === mode) return state;
   const { tp, pp, dp } = state.parallelism;
+  const ep = state.parallelism.ep ?? 1;
   const next = { ...structuredClone(state), mode };
   if (mode === 'training') {
     const start = other ?? {
       parallelism: { ...TRAINING_PARALLEL },
       workload: { ...TRAINING_WORKLOAD, seq_len: Math.min(TRAINING_WORKLOAD.seq_len, maxSeqLen ?? Infinity) },
     };
-    next.parallelism = { tp, pp, dp, ...Object.fromEntries(Object.keys(TRAINING_PARALLEL).map((k) => [k, start.parallelism[k]])) };
+    next.parallelism = { tp, pp, ep, dp, ...Object.fromEntries(Object.keys(TRAINING_PARALLEL).map((k) => [k, start.parallelism[k]])) };
     next.workload = structuredClone(start.workload);
     next.engine = 'default'; // the serving software is an inference setting
   } else {
     const start = other ?? inference;
-    next.parallelism = { tp, pp, dp, micro_batches: start.parallelism.micro_batches ?? null };
+    next.parallelism = { tp, pp, ep, dp, micro_batches: start.parallelism.micro_batches ?? null };
     next.workload = structuredClone(start.workload);
     next.engine = start.engine;
   }

@@ -12,6 +12,7 @@ export const STEP_PARTS = {
   tp_s: ['TP communication', 'Tensor-parallel collectives left on the critical path'],
   cp_s: ['CP communication', 'The context-parallel K/V ring not hidden behind attention'],
   pp_s: ['Pipeline hand-offs', 'Activations and gradients sent between stages'],
+  ep_s: ['Expert all-to-alls', 'The experts’ dispatch and combine all-to-alls over the EP group, forward and backward, not overlapped'],
   zero3_s: ['ZeRO-3 gathers', 'Parameter gathers and gradient reduce-scatters per micro-batch, exposed'],
   bubble_s: ['Pipeline bubble', 'Idle time of the slowest stage while the pipeline fills and drains'],
   dp_s: ['DP gradient sync', 'Data-parallel gradient reduction and parameter gathering, exposed'],

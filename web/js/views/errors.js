@@ -5,10 +5,14 @@
 // error line.
 import { h, $ } from '../dom.js';
 import { ARCH_FIELDS } from '../scenario.js';
+import { MOE_FIELDS } from '../moe.js';
 
 const PATH_TO_FIELD = {
   model: 'model',
   ...Object.fromEntries(ARCH_FIELDS.map((f) => [`model.${f}`, `arch-${f}`])),
+  // A mixture's fields sit under model.moe, except the flat form's dense_layers.
+  'model.moe': 'arch-experts',
+  ...Object.fromEntries(MOE_FIELDS.map((f) => [f === 'dense_layers' ? `model.${f}` : `model.moe.${f}`, `arch-${f}`])),
   system: 'hardware',
   'system.chip': 'hardware',
   'system.count': 'chips',
@@ -18,6 +22,7 @@ const PATH_TO_FIELD = {
   parallelism: 'chips',
   'parallelism.tp': 'tp',
   'parallelism.pp': 'pp',
+  'parallelism.ep': 'ep',
   'parallelism.dp': 'dp',
   'parallelism.micro_batches': 'micro_batches',
   'parallelism.sp': 'sp',

@@ -2,26 +2,32 @@
 // of the result, which may be the last valid one while the inputs have an error).
 import { $ } from '../dom.js';
 import * as fmt from '../format.js';
-import { ARCH_FIELDS } from '../scenario.js';
+import { MODEL_FIELDS, presetValue } from '../scenario.js';
+import { flatModel } from '../moe.js';
+
+// EP is not a factor of the chip count: its groups are carved out of the DP replicas.
+const epText = (par) => ((par.ep ?? 1) > 1 ? `EP ${fmt.int(par.ep)}` : false);
 
 function trainingDescription(par, w) {
   const dims = [`TP ${fmt.int(par.tp)}${par.sp ? ' with SP' : ''}`, par.cp > 1 && `CP ${fmt.int(par.cp)}`,
     par.pp > 1 && `PP ${fmt.int(par.pp)}${par.virtual_stages > 1 ? ` (${fmt.int(par.virtual_stages)} chunks)` : ''}`,
     par.dp > 1 && `DP ${fmt.int(par.dp)}`].filter(Boolean).join(' × ');
   return [
-    `training · ${dims}${par.zero > 0 ? ` · ZeRO ${par.zero}` : ''}`,
+    `training · ${[dims, epText(par)].filter(Boolean).join(' · ')}${par.zero > 0 ? ` · ZeRO ${par.zero}` : ''}`,
     `global batch ${fmt.int(w.global_batch)} × ${fmt.int(w.seq_len)} tokens, micro-batch ${fmt.int(w.micro_batch)}`,
     `recomputation ${w.recompute}`,
     w.precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
-  ].join(' · ');
+  ].filter(Boolean).join(' · ');
 }
 
 export function renderHeading(result, presets) {
   const { model, system, parallelism: par, workload: w } = result.scenario;
   const chip = system.chip?.name ?? 'chip';
   const preset = Object.values(presets.models).find((doc) => doc.name === model.name);
-  const edited = preset && ARCH_FIELDS.some((f) => preset[f] !== model[f]) ? ' (modified)' : '';
+  // The engine writes a model with dense layers first as layer groups: compared flat.
+  const flat = flatModel(model);
+  const edited = preset && (!flat || MODEL_FIELDS.some((f) => presetValue(preset, f) !== presetValue(flat, f))) ? ' (modified)' : '';
   const used = result.summary.chips;
   const idle = used < system.count ? ` (${fmt.int(used)} in use)` : '';
   $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}${idle}`;
@@ -36,9 +42,10 @@ export function renderHeading(result, presets) {
   $('#scenario-desc').textContent = [
     [`TP ${fmt.int(par.tp)}`, par.pp > 1 && `PP ${fmt.int(par.pp)}`, par.dp > 1 && `DP ${fmt.int(par.dp)}`]
       .filter(Boolean).join(' × '),
+    epText(par),
     `batch ${fmt.int(w.batch)}`,
     `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
     precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
-  ].join(' · ');
+  ].filter(Boolean).join(' · ');
 }

@@ -1,6 +1,7 @@
 // The headline numbers: latency, throughput, memory and size of one evaluated scenario.
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
+import { activeParams } from '../moe.js';
 
 // Where each headline number is explained (anchors of methodology.html).
 export const HOW = {
@@ -49,6 +50,16 @@ export function trust({ bound, expected, band, coverage, rate, show }) {
   return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;
 }
 
+// "12.9B active · " for a mixture of experts (computed from the resolved model, moe.js),
+// nothing for a dense model.
+export function activeText(result) {
+  const active = activeParams(result.scenario.model, result.summary.params);
+  return active == null ? '' : `${fmt.compact(active)} active per token · `;
+}
+
+// "DP 4 · EP 4": the EP groups are carved out of the replicas, so EP is no factor of the chips.
+export const epText = (par) => ((par.ep ?? 1) > 1 ? ` · EP ${fmt.int(par.ep)}` : '');
+
 export const plural = (n, noun, many = `${noun}s`) => `${fmt.int(n)} ${n === 1 ? noun : many}`;
 
 function tokensPerSecond(x) {
@@ -74,7 +85,7 @@ function layoutMetric(result) {
   const s = result.summary;
   const par = result.scenario.parallelism;
   const pipe = result.pipeline;
-  const product = [`TP ${fmt.int(par.tp)}`, `PP ${fmt.int(par.pp)}`, `DP ${fmt.int(par.dp)}`].join(' × ');
+  const product = [`TP ${fmt.int(par.tp)}`, `PP ${fmt.int(par.pp)}`, `DP ${fmt.int(par.dp)}`].join(' × ') + epText(par);
   const lines = [];
   if (pipe && pipe.stages > 1) {
     lines.push(h('div', {
@@ -128,7 +139,7 @@ export function renderSummary(result) {
     metric('memory', 'Memory per chip', memoryValue, memorySub,
       { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits) }),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
-      `split over ${plural(s.chips_per_replica, 'chip')} per replica`),
+      `${activeText(result)}split over ${plural(s.chips_per_replica, 'chip')} per replica`),
     layoutMetric(result),
   );
 }

@@ -2,7 +2,7 @@
 // chip, time and chip-hours to train (when a token count is asked), memory, size, layout.
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
-import { memoryBar, metric, plural, trust } from './summary.js';
+import { activeText, epText, memoryBar, metric, plural, trust } from './summary.js';
 import { recomputes } from './breakdown-chart.js';
 
 // The FLOP convention behind MFU and HFU (core: training/flops.cpp).
@@ -39,7 +39,7 @@ function layoutMetric(result) {
   const par = result.scenario.parallelism;
   const pipe = result.pipeline;
   const dims = [`TP ${fmt.int(par.tp)}${par.sp ? ' (SP)' : ''}`, par.cp > 1 && `CP ${fmt.int(par.cp)}`,
-    `PP ${fmt.int(par.pp)}`, `DP ${fmt.int(par.dp)}`].filter(Boolean).join(' × ');
+    `PP ${fmt.int(par.pp)}`, `DP ${fmt.int(par.dp)}`].filter(Boolean).join(' × ') + epText(par);
   const lines = [];
   if (pipe.stages > 1) {
     const chunks = pipe.virtual_stages > 1 ? `, ${pipe.virtual_stages} chunks each` : '';
@@ -86,7 +86,7 @@ export function renderTrainingSummary(result) {
         ? `${fmt.num(s.hardware_tflops_per_chip)} TFLOP/s with recomputation`
         : `${fmt.num(s.hardware_tflops_per_chip)} hardware TFLOP/s (no recomputation)`, { how: TRAINING_HOW.flops }),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
-      `${fmt.flops(s.model_flops_per_step)} of model FLOPs per step`),
+      `${activeText(result)}${fmt.flops(s.model_flops_per_step)} of model FLOPs per step`),
     memoryMetric(result),
     layoutMetric(result),
   ];
