@@ -13,8 +13,8 @@ using namespace limits;
 
 namespace {
 
-constexpr const char* kLayerFields[] = {"layers", "heads",       "kv_heads", "head_dim",    "ffn",
-                                        "gated_ffn", "linear_bias", "moe",      "dense_layers"};
+constexpr const char* kLayerFields[] = {"layers",    "heads",       "kv_heads", "head_dim",
+                                        "ffn",       "gated_ffn",   "linear_bias", "moe"};
 
 // A mixture of experts: {"experts", "top_k", "expert_ffn", "shared_experts"}.
 MoeSpec read_moe(const Json& v, const std::string& path) {
@@ -88,6 +88,10 @@ Model parse_model(const Json& value, const std::string& path) {
             if (r.has(key)) {
                 throw InputError(r.path_of(key), "give the layer's fields inside layer_groups, or give no layer_groups");
             }
+        }
+        if (r.has("dense_layers")) {
+            throw InputError(r.path_of("dense_layers"),
+                             "belongs to the flat form; with layer_groups give the dense layers a group of their own");
         }
         if (!groups->is_array() || groups->empty()) {
             throw InputError(gp, "must be a non-empty array of {count, heads, kv_heads, head_dim, ffn, gated_ffn, ...}");

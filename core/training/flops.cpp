@@ -11,9 +11,15 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
         const LayerSpec& l = g.layer;
         const double q = static_cast<double>(l.attention.q_dim());
         const double kv = static_cast<double>(l.attention.kv_dim());
-        const double f = static_cast<double>(l.ffn.ffn);
         const double count = static_cast<double>(g.count);
-        linear += count * 2 * (h * (q + 2 * kv) + q * h + h * f * (l.ffn.gated ? 3 : 2));
+        const double matrices = l.ffn.gated ? 3 : 2;
+        // A mixture: the router, and per token its top_k experts and the shared experts.
+        const MoeSpec& moe = l.ffn.moe;
+        const double ffn = l.ffn.is_moe()
+                               ? static_cast<double>((moe.top_k + moe.shared_experts) * moe.expert_ffn)
+                               : static_cast<double>(l.ffn.ffn);
+        const double router = l.ffn.is_moe() ? h * static_cast<double>(moe.experts) : 0.0;
+        linear += count * 2 * (h * (q + 2 * kv) + q * h + h * ffn * matrices + router);
         attention += count * 4 * q * s;
     }
     const double logits = 2 * h * static_cast<double>(m.vocab);

@@ -2,7 +2,8 @@
 // FLOPs of one training step, by the conventions published numbers use. Per token and
 // layer, forward + backward (Narayanan et al. 2021 §5.1; Megatron-LM
 // num_floating_point_operations, generalised to GQA and gated MLPs):
-//   linear     6 · [h·(q + 2·kv) + q·h + h·f·(3 gated | 2)]
+//   linear     6 · [h·(q + 2·kv) + q·h + h·f·(3 gated | 2)], for a mixture of experts with
+//              f = (top_k + shared_experts)·expert_ffn and the router's h·experts added
 //   attention  12 · q · s       (QKᵀ and P·V over the whole sequence, the causal mask not
 //                                halved: the convention of Korthikanti et al. 2022 eq. 7,
 //                                PaLM and FlashAttention-2's MFU tables)

@@ -86,7 +86,8 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         // Interleaved stages hand each micro-batch on once per chunk they hold.
         const double chunks = par.schedule == PipelineSchedule::interleaved_1f1b ? par.virtual_stages : 1;
         r.pp_s = (f.pp + b.pp) * chunks;
-        // The experts' all-to-alls are on the critical path (Megatron-LM's default dispatcher).
+        // The experts' all-to-alls are on the critical path (Megatron-LM's all-to-all token
+        // dispatcher runs them between the router and the experts).
         r.ep_s = f.ep + b.ep;
         r.forward_s = f.compute + tp_f + cp_f + f.pp * chunks + f.ep;
         r.backward_s = b.compute + tp_b + cp_b + b.pp * chunks + b.ep;

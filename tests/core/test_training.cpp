@@ -241,3 +241,16 @@ TEST_CASE("unfused attention's batched products get a backward too: finite, twic
     CHECK(backward == doctest::Approx(2 * forward));
     CHECK(std::isfinite(r.phase("backward").bytes));
 }
+
+TEST_CASE("training FLOPs of a mixture count the router and the top_k experts a token runs") {
+    const Model m = parse_model(*find_preset(PresetKind::model, "mixtral-8x7b"), "model");
+    TrainingWorkload w;
+    w.seq_len = 4096;
+    w.global_batch = 1;
+    const double h = 4096, s = 4096;
+    // Per token and layer, forward: QKV 4096·(4096 + 2·1024), output 4096·4096, 2 experts of
+    // 3 · 4096 · 14336, the router 4096 · 8; times 2 per multiply-add; attention 4·q·s.
+    const double linear = 2 * (h * (4096 + 2048) + h * 4096 + 2 * 3 * h * 14336 + h * 8);
+    const double per_token = 32 * (linear + 4 * 4096 * s) + 2 * h * 32000;
+    CHECK(training_flops(m, w).model == doctest::Approx(3 * per_token * s));
+}
