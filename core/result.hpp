@@ -79,6 +79,7 @@ struct TrainingBreakdown {
     double bubble_s = 0;      // the pipeline's fill and drain
     double dp_s = 0;          // exposed gradient and parameter synchronisation
     double optimizer_s = 0;
+    double offload_s = 0;     // host transfers and the host optimizer not hidden (ZeRO-Offload/Infinity)
 };
 
 struct TrainingSummary {
@@ -143,6 +144,7 @@ struct Result {
     InferenceMemory memory;     // the stage that needs the most
     TrainingSummary training;   // kind == training
     std::vector<TrainingMemory> training_memory;  // kind == training: one per pipeline stage
+    std::optional<FitAdvice> fit_advice;          // kind == training, when a stage does not fit
     std::vector<DimensionReport> network;  // dimensions of size > 1
     std::vector<std::string> warnings;
     ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator

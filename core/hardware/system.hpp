@@ -8,12 +8,24 @@
 
 namespace envelope {
 
+// The host side of one chip, where ZeRO-Offload and ZeRO-Infinity keep optimizer states and
+// parameters: a node's host resources divided by its chips. 0: not described (offload is
+// then refused).
+struct HostResources {
+    double link_gbps = 0;    // chip ↔ host (PCIe), one direction, achievable, GB/s
+    double memory_gb = 0;    // host DRAM, GB
+    double memory_gbps = 0;  // host DRAM bandwidth, GB/s
+    double nvme_gbps = 0;    // NVMe bandwidth (reads and writes alike), GB/s
+    std::string source;
+};
+
 struct System {
     std::string name;
     std::string source;
     Chip chip;
     int64_t count = 1;
     Network network;
+    HostResources host;
     // Set when the outermost switched fabric was grown to join `count` chips (fat trees
     // grow by scalable units): said in the result's warnings.
     std::string network_note;

@@ -187,6 +187,18 @@ std::string grow_fabric(Network& net, int64_t count) {
            " chips";
 }
 
+HostResources parse_host(const Json& value, const std::string& path) {
+    JsonReader r(value, path);
+    HostResources h;
+    h.link_gbps = r.number_or("link_gbps", 0, 1e5, 0);
+    h.memory_gb = r.number_or("memory_gb", 0, 1e7, 0);
+    h.memory_gbps = r.number_or("memory_gbps", 0, 1e5, 0);
+    h.nvme_gbps = r.number_or("nvme_gbps", 0, 1e5, 0);
+    h.source = r.string_or("source", "");
+    r.finish();
+    return h;
+}
+
 }  // namespace
 
 System parse_system(const Json& value, const std::string& path) {
@@ -203,6 +215,13 @@ System parse_system(const Json& value, const std::string& path) {
         s.network = parse_network(*net, net_path);
     } else if (s.count > 1) {
         s.network = reference_network(s.chip, net_path);
+    }
+    if (const Json* host = r.optional_value("host")) {
+        s.host = parse_host(*host, r.path_of("host"));
+    } else if (!s.chip.reference_system.empty()) {
+        // Like the network, the host of the chip's reference system (a DGX node's CPUs).
+        const Json* preset = find_preset(PresetKind::system, s.chip.reference_system);
+        if (preset && preset->contains("host")) s.host = parse_host((*preset)["host"], r.path_of("host"));
     }
     s.network_note = grow_fabric(s.network, s.count);
     if (s.network.chips() < static_cast<double>(s.count)) {
@@ -273,11 +292,16 @@ Json to_json(const NetworkLevel& l) {
 Json to_json(const System& s) {
     Json levels = Json::array();
     for (const NetworkLevel& l : s.network.levels) levels.push_back(to_json(l));
-    return Json{{"name", s.name},
-                {"source", s.source},
-                {"chip", to_json(s.chip)},
-                {"count", s.count},
-                {"network", levels}};
+    Json j{{"name", s.name}, {"source", s.source}, {"chip", to_json(s.chip)}, {"count", s.count}, {"network", levels}};
+    const HostResources& h = s.host;
+    if (h.link_gbps > 0 || h.memory_gb > 0 || h.memory_gbps > 0 || h.nvme_gbps > 0) {
+        j["host"] = {{"link_gbps", h.link_gbps},
+                     {"memory_gb", h.memory_gb},
+                     {"memory_gbps", h.memory_gbps},
+                     {"nvme_gbps", h.nvme_gbps},
+                     {"source", h.source}};
+    }
+    return j;
 }
 
 }  // namespace envelope

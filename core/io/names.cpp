@@ -48,6 +48,15 @@ const char* to_string(Recompute r) {
     return "";
 }
 
+const char* to_string(OffloadTarget t) {
+    switch (t) {
+        case OffloadTarget::none: return "none";
+        case OffloadTarget::cpu: return "cpu";
+        case OffloadTarget::nvme: return "nvme";
+    }
+    return "";
+}
+
 const char* to_string(OpClass c) {
     switch (c) {
         case OpClass::matmul: return "matmul";

@@ -14,6 +14,7 @@ const char* to_string(Topology t);
 const char* to_string(CollectiveKind k);
 const char* to_string(PipelineSchedule s);
 const char* to_string(Recompute r);
+const char* to_string(OffloadTarget t);
 const char* to_string(OpClass c);
 const char* to_string(Bound b);
 

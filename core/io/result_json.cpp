@@ -128,7 +128,7 @@ Json to_json(const Result& r, const Scenario& s) {
                        {"stage_layers", r.pipeline.stage_layers},
                        {"virtual_stages", r.pipeline.virtual_stages},
                        {"schedule", to_string(r.pipeline.schedule)}};
-    out["memory"] = training ? training_memory_json(r.training_memory) : inference_memory(r.memory);
+    out["memory"] = training ? training_memory_json(r.training_memory, r.fit_advice) : inference_memory(r.memory);
     out["phases"] = std::move(phases);
     out["network"] = std::move(network);
     out["warnings"] = r.warnings;

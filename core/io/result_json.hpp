@@ -15,7 +15,7 @@ Json to_json(const Result& r, const Scenario& s);
 // The training parts of a result (io/training_result_json.cpp).
 Json training_summary_json(const TrainingSummary& t);
 // {"stage" (the one that needs the most), its parts, "stages": every stage's parts}.
-Json training_memory_json(const std::vector<TrainingMemory>& stages);
+Json training_memory_json(const std::vector<TrainingMemory>& stages, const std::optional<FitAdvice>& advice);
 
 // A group's spans: [{"level": index, "name", "dim" (torus only), "size"}].
 Json spans_json(const Spans& spans);

@@ -27,7 +27,8 @@ Json training_summary_json(const TrainingSummary& t) {
     j["breakdown"] = {{"compute_s", b.compute_s},     {"tp_s", b.tp_s},         {"cp_s", b.cp_s},
                       {"pp_s", b.pp_s},               {"ep_s", b.ep_s},         {"zero3_s", b.zero3_s},
                       {"bubble_s", b.bubble_s},
-                      {"dp_s", b.dp_s},               {"optimizer_s", b.optimizer_s}};
+                      {"dp_s", b.dp_s},               {"optimizer_s", b.optimizer_s},
+                      {"offload_s", b.offload_s}};
     return j;
 }
 
@@ -43,12 +44,15 @@ Json parts(const TrainingMemory& m) {
             {"micro_batches_in_flight", m.in_flight},
             {"total_bytes", m.total_bytes},
             {"capacity_bytes", m.capacity_bytes},
-            {"fits", m.fits}};
+            {"fits", m.fits},
+            {"host_bytes", m.host_bytes},
+            {"host_capacity_bytes", m.host_capacity_bytes},
+            {"host_fits", m.host_fits}};
 }
 
 }  // namespace
 
-Json training_memory_json(const std::vector<TrainingMemory>& stages) {
+Json training_memory_json(const std::vector<TrainingMemory>& stages, const std::optional<FitAdvice>& advice) {
     const auto largest = std::max_element(stages.begin(), stages.end(), [](const auto& a, const auto& b) {
         return a.total_bytes < b.total_bytes;
     });
@@ -56,6 +60,16 @@ Json training_memory_json(const std::vector<TrainingMemory>& stages) {
     Json all = Json::array();
     for (const TrainingMemory& m : stages) all.push_back(parts(m));
     j["stages"] = std::move(all);
+    j["fit_advice"] = nullptr;
+    if (advice) {
+        Json settings = Json::array();
+        for (const Setting& set : advice->settings) {
+            settings.push_back({{"field", set.field}, {"value", Json::parse(set.value)}});
+        }
+        j["fit_advice"] = {{"settings", settings},
+                           {"peak_bytes", advice->peak_bytes},
+                           {"capacity_bytes", advice->capacity_bytes}};
+    }
     return j;
 }
 

@@ -44,6 +44,17 @@ InferenceWorkload read_inference(JsonReader& r) {
     return w;
 }
 
+Offload read_offload(JsonReader& r) {
+    Offload o;
+    const Json* v = r.optional_value("offload");
+    if (!v) return o;
+    JsonReader orr(*v, r.path_of("offload"));
+    o.optimizer = static_cast<OffloadTarget>(orr.choice_or("optimizer", {"none", "cpu", "nvme"}, 0));
+    o.parameters = static_cast<OffloadTarget>(orr.choice_or("parameters", {"none", "cpu", "nvme"}, 0));
+    orr.finish();
+    return o;
+}
+
 TrainingWorkload read_training(JsonReader& r) {
     TrainingWorkload t;
     t.seq_len = r.integer("seq_len", 1, kMaxTokens);
@@ -57,6 +68,7 @@ TrainingWorkload read_training(JsonReader& r) {
     t.overlap_param_gather = r.boolean_or("overlap_param_gather", true);
     t.tp_comm_overlap = r.boolean_or("tp_comm_overlap", false);
     t.train_tokens = r.number_or("train_tokens", 0, 1e18, 0);
+    t.offload = read_offload(r);
     return t;
 }
 
@@ -95,6 +107,8 @@ Json to_json(const Workload& w) {
                     {"overlap_grad_reduce", t.overlap_grad_reduce},
                     {"overlap_param_gather", t.overlap_param_gather},
                     {"tp_comm_overlap", t.tp_comm_overlap},
+                    {"offload",
+                     {{"optimizer", to_string(t.offload.optimizer)}, {"parameters", to_string(t.offload.parameters)}}},
                     {"train_tokens", t.train_tokens}};
     }
     const InferenceWorkload& i = w.inference;

@@ -90,6 +90,16 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
     mem.weights_bytes = par.zero >= 3 ? 2 * psi / dp + 2 * 2 * largest_layer : 2 * psi;
     mem.gradient_bytes = par.zero >= 2 ? 4 * psi / dp : 4 * psi;
     mem.optimizer_bytes = par.zero >= 1 ? 12 * psi / dp : 12 * psi;
+    const Offload& off = w.offload;
+    if (off.optimizer != OffloadTarget::none) {
+        mem.gradient_bytes /= 2;  // 16-bit until copied out
+        mem.optimizer_bytes = 0;
+        if (off.optimizer == OffloadTarget::cpu) mem.host_bytes += 16 * psi / dp;
+    }
+    if (off.parameters != OffloadTarget::none) {
+        mem.weights_bytes = 2 * 2 * largest_layer;
+        if (off.parameters == OffloadTarget::cpu) mem.host_bytes += 2 * psi / dp;
+    }
 
     const double seq = static_cast<double>(w.seq_len);
     const double tokens = static_cast<double>(w.micro_batch) * seq / static_cast<double>(par.cp);
@@ -109,6 +119,8 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
     mem.total_bytes = mem.weights_bytes + mem.gradient_bytes + mem.optimizer_bytes + mem.activation_bytes;
     mem.capacity_bytes = in.chip.hbm_gb * 1e9;
     mem.fits = mem.total_bytes <= mem.capacity_bytes;
+    mem.host_capacity_bytes = in.host_memory_gb * 1e9;
+    mem.host_fits = mem.host_bytes <= mem.host_capacity_bytes;
     return mem;
 }
 

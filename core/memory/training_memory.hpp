@@ -2,6 +2,8 @@
 // Memory one chip of one pipeline stage needs to train: the model state and the
 // activations the micro-batches in flight keep for their backward pass.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "hardware/chip.hpp"
 #include "model/model.hpp"
@@ -22,6 +24,22 @@ struct TrainingMemory {
     double total_bytes = 0;
     double capacity_bytes = 0;
     bool fits = true;
+    // Model state offloaded to the host's memory (NVMe-resident state is not counted here).
+    double host_bytes = 0;
+    double host_capacity_bytes = 0;
+    bool host_fits = true;
+};
+
+// A change of the scenario that makes a step fit (training/fit_advice.hpp).
+struct Setting {
+    std::string field;  // a scenario field, as in error paths ("parallelism.zero")
+    std::string value;  // its new value, as JSON text ("3", "\"full\"")
+};
+
+struct FitAdvice {
+    std::vector<Setting> settings;  // one change (two fields when chips move from DP to PP or TP)
+    double peak_bytes = 0;          // the largest stage's memory per chip with the change
+    double capacity_bytes = 0;
 };
 
 struct TrainingMemoryInput {
@@ -31,6 +49,7 @@ struct TrainingMemoryInput {
     const TrainingWorkload& workload;
     const Chip& chip;
     int64_t micro_batches = 1;   // per step (gradient accumulation)
+    double host_memory_gb = 0;   // the host memory per chip (system.host), for offload
 };
 
 // Model state per chip, with Ψ the stage's parameters on one chip (model/params.hpp) and d
@@ -40,6 +59,12 @@ struct TrainingMemoryInput {
 //   weights     2·Ψ (bf16/fp16), ZeRO-3: 2·Ψ/d plus two layers gathered
 //   gradients   4·Ψ fp32 main gradients, ZeRO-2 and 3: 4·Ψ/d
 //   optimizer   Adam: fp32 master weights, m and v, 12·Ψ, ZeRO-1 and up: 12·Ψ/d
+// Offloaded (ZeRO-Offload, Ren et al. 2021 §4; ZeRO-Infinity, Rajbhandari et al. 2021 §5):
+//   optimizer   none on the chip; gradients stay 16-bit there until copied out: 2·Ψ/d
+//               (ZeRO-2 and 3) or 2·Ψ; the host holds 12·Ψ/d of states and 4·Ψ/d of fp32
+//               gradients (on "nvme": only the transfer buffers, not counted)
+//   parameters  (ZeRO-3) only the two gathered layers stay: 2·2·(largest layer); the host
+//               holds the 2·Ψ/d shard
 // Activations per layer and micro-batch (Korthikanti et al. 2022 §4, generalised to GQA,
 // gated MLPs and FlashAttention; T = b·s/cp tokens on the chip, t = TP, β = 2 bytes, the
 // sequence-parallel parts ÷ t under SP):

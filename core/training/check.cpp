@@ -10,6 +10,41 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
+// ZeRO-Offload moves each chip's optimizer shard to its host (Ren et al. 2021), ZeRO-Infinity
+// the parameter shards too, from ZeRO-3 only (Rajbhandari et al. 2021; DeepSpeed's
+// offload_param is a stage-3 option). Both need the host the system describes.
+void check_offload(const Scenario& s) {
+    const Offload& o = s.workload.training.offload;
+    if (!o.any()) return;
+    const Parallelism& p = s.parallelism;
+    const HostResources& h = s.system.host;
+    if (o.optimizer != OffloadTarget::none && p.zero < 1) {
+        throw InputError("workload.offload.optimizer",
+                         "offloading the optimizer moves each chip's ZeRO shard to the host: it needs parallelism.zero "
+                         "≥ 1 (got 0)");
+    }
+    if (o.parameters != OffloadTarget::none && p.zero < 3) {
+        throw InputError("workload.offload.parameters",
+                         "offloading parameters (ZeRO-Infinity) needs parallelism.zero = 3 (got " + str(p.zero) + ")");
+    }
+    if (h.link_gbps <= 0) {
+        throw InputError("system.host.link_gbps", "offload moves model state over each chip's host link: it must be > 0 "
+                                                  "(this system describes no host)");
+    }
+    const bool cpu = o.optimizer == OffloadTarget::cpu || o.parameters == OffloadTarget::cpu;
+    if (cpu && h.memory_gb <= 0) {
+        throw InputError("system.host.memory_gb", "offloading to \"cpu\" needs the host memory per chip: it must be > 0");
+    }
+    if (o.optimizer != OffloadTarget::none && h.memory_gbps <= 0) {
+        throw InputError("system.host.memory_gbps",
+                         "an offloaded optimizer steps on the host CPU at its memory bandwidth: it must be > 0");
+    }
+    const bool nvme = o.optimizer == OffloadTarget::nvme || o.parameters == OffloadTarget::nvme;
+    if (nvme && h.nvme_gbps <= 0) {
+        throw InputError("system.host.nvme_gbps", "offloading to \"nvme\" needs the NVMe bandwidth per chip: it must be > 0");
+    }
+}
+
 }  // namespace
 
 int64_t training_micro_batches(const Scenario& s) {
@@ -49,6 +84,7 @@ void check_training(const Scenario& s) {
                                                            " chunks need that many layers; the model has " +
                                                            str(s.model.layers()));
     }
+    check_offload(s);
     if (!s.system.chip.peak(w.precision)) {
         throw InputError("workload.precision", "chip " + s.system.chip.name + " has no " +
                                                    std::string(to_string(w.precision)) + " peak");

@@ -10,6 +10,7 @@
 #include "ops/lower.hpp"
 #include "perf/context_sum.hpp"
 #include "training/check.hpp"
+#include "training/fit_advice.hpp"
 #include "training/flops.hpp"
 #include "training/step.hpp"
 
@@ -122,22 +123,32 @@ TrainingSummary summarize(const Scenario& s, const StepTime& step, int64_t m) {
     b.pp_s = md * c.pp_s;
     b.ep_s = md * c.ep_s;
     b.zero3_s = md * c.zero3_s;
+    b.offload_s = md * c.offload_fetch_s;
     b.bubble_s = step.bubble_s;
     const double pipeline_rest =
-        step.pipeline_s - (b.compute_s + b.tp_s + b.cp_s + b.pp_s + b.ep_s + b.zero3_s + b.bubble_s);
+        step.pipeline_s - (b.compute_s + b.tp_s + b.cp_s + b.pp_s + b.ep_s + b.zero3_s + b.offload_s + b.bubble_s);
     b.compute_s += pipeline_rest;  // rounding only: the parts of T_critical add up to it
-    double tail = 0;
+    double tail = 0, tail_offload = 0;
     for (const StageStep& r : step.stages) {
-        if (r.dp_s + r.optimizer_s >= tail) {
-            tail = r.dp_s + r.optimizer_s;
+        if (r.dp_s + r.optimizer_s + r.offload_s >= tail) {
+            tail = r.dp_s + r.optimizer_s + r.offload_s;
             b.dp_s = r.dp_s;
             b.optimizer_s = r.optimizer_s;
+            tail_offload = r.offload_s;
         }
     }
+    b.offload_s += tail_offload;
     return sum;
 }
 
-void add_warnings(const Scenario& s, const std::vector<TrainingMemory>& memory, std::vector<std::string>& out) {
+std::string describe(const FitAdvice& a) {
+    std::string out;
+    for (const Setting& set : a.settings) out += (out.empty() ? "" : " and ") + set.field + " = " + set.value;
+    return out + " (" + format_gb(a.peak_bytes) + " per chip)";
+}
+
+void add_warnings(const Scenario& s, const std::vector<TrainingMemory>& memory, const std::optional<FitAdvice>& advice,
+                  std::vector<std::string>& out) {
     const TrainingMemory& worst = *std::max_element(memory.begin(), memory.end(), [](const auto& a, const auto& b) {
         return a.total_bytes - a.capacity_bytes < b.total_bytes - b.capacity_bytes;
     });
@@ -150,7 +161,15 @@ void add_warnings(const Scenario& s, const std::vector<TrainingMemory>& memory, 
                                                [](const auto& a, const auto& b) { return a.second < b.second; });
         out.push_back("does not fit: " + format_gb(worst.total_bytes) + " needed per chip on pipeline stage " +
                       std::to_string(worst.stage) + ", " + format_gb(worst.capacity_bytes) + " available; the largest part is " +
-                      biggest.first + " (" + format_gb(biggest.second) + ")");
+                      biggest.first + " (" + format_gb(biggest.second) + "); " +
+                      (advice ? "it fits with " + describe(*advice) : std::string("no single change of ZeRO stage, recomputation, micro-batch, PP, TP or offload makes it fit")));
+    }
+    for (const TrainingMemory& m : memory) {
+        if (m.host_fits) continue;
+        out.push_back("does not fit in host memory: offloaded state needs " + format_gb(m.host_bytes) +
+                      " per chip on pipeline stage " + std::to_string(m.stage) + ", the host has " +
+                      format_gb(m.host_capacity_bytes) + " per chip (system.host.memory_gb)");
+        break;
     }
     if (!s.system.network_note.empty()) out.push_back(s.system.network_note);
     const int64_t used = s.parallelism.chips();
@@ -205,9 +224,10 @@ Result evaluate_training(const Scenario& s) {
 
     for (const StageOps& st : stages) {
         r.training_memory.push_back(
-            training_memory(TrainingMemoryInput{s.model, st.stage, s.parallelism, w, s.system.chip, m}));
+            training_memory(TrainingMemoryInput{s.model, st.stage, s.parallelism, w, s.system.chip, m, s.system.host.memory_gb}));
     }
-    add_warnings(s, r.training_memory, r.warnings);
+    r.fit_advice = fit_advice(s);
+    add_warnings(s, r.training_memory, r.fit_advice, r.warnings);
     for (std::string& w : placement_warnings(placement, s.system.network)) r.warnings.push_back(std::move(w));
 
     // Network per dimension: the step's collectives of every stage (mean per chip), and the

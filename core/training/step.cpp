@@ -5,6 +5,7 @@
 #include "model/params.hpp"
 #include "perf/context_sum.hpp"
 #include "perf/roofline.hpp"
+#include "training/offload.hpp"
 
 namespace envelope {
 
@@ -100,13 +101,18 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         const double bytes = 2 * psi;
         const double buckets = std::max(1.0, psi / bucket);
         const bool replicated = par.dp * par.cp > 1;
-        if (replicated && par.zero >= 3) {
+        const OffloadTimes off = offload_times(s, psi);
+        if (par.zero >= 3 && (replicated || off.fetch_s > 0)) {
             const double layers = std::max<double>(1, static_cast<double>(st.stage.layers()));
-            const double gather = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
-            const double scatter = collective_time(CollectiveKind::reduce_scatter, dp_spans, grad_bytes);
-            const double zf = std::max(gather / layers, gather - f.compute);
-            const double zb = std::max((gather + scatter) / layers, gather + scatter - b.compute);
-            r.zero3_s = zf + zb;
+            const double gather = replicated ? collective_time(CollectiveKind::all_gather, dp_spans, bytes) : 0.0;
+            const double scatter = replicated ? collective_time(CollectiveKind::reduce_scatter, dp_spans, grad_bytes) : 0.0;
+            // Exposed part of a pass's parameter traffic, prefetched layer by layer.
+            auto exposed = [layers](double comm, double compute) { return std::max(comm / layers, comm - compute); };
+            r.zero3_s = exposed(gather, f.compute) + exposed(gather + scatter, b.compute);
+            // Offloaded shards come over the host link first, pipelined with the gather.
+            const double fetched = std::max(gather, off.fetch_s);
+            const double zf = exposed(fetched, f.compute), zb = exposed(fetched + scatter, b.compute);
+            r.offload_fetch_s = zf + zb - r.zero3_s;
             r.forward_s += zf;
             r.backward_s += zb;
         } else if (replicated) {
@@ -121,7 +127,14 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
             }
         }
         const double shard = par.zero >= 1 ? psi / dp : psi;
-        r.optimizer_s = 30 * shard / (s.system.chip.hbm_tb_s * 1e12 * s.system.chip.memory_efficiency);
+        if (w.offload.optimizer == OffloadTarget::none) {
+            r.optimizer_s = kAdamBytesPerParam * shard / (s.system.chip.hbm_tb_s * 1e12 * s.system.chip.memory_efficiency);
+        } else {
+            const double out = w.overlap_grad_reduce
+                                   ? std::max(off.gradients_out_s / buckets, off.gradients_out_s - r.backward_s)
+                                   : off.gradients_out_s;
+            r.offload_s = out + off.host_step_s + off.parameters_in_s;
+        }
         out.stages.push_back(r);
     }
 
@@ -135,7 +148,7 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
             slowest_wgrad = r.wgrad_s;
             out.critical_stage = static_cast<int64_t>(i);
         }
-        tail = std::max(tail, r.dp_s + r.optimizer_s);
+        tail = std::max(tail, r.dp_s + r.optimizer_s + r.offload_s);
     }
     const double v = par.schedule == PipelineSchedule::interleaved_1f1b ? static_cast<double>(par.virtual_stages) : 1.0;
     // ZB-H1 fills the bubble with deferred weight gradients: (p−1)(t_F + t_B − t_W) instead

@@ -29,7 +29,8 @@
 //   overlap_param_gather max(first bucket, gather − t_F); all of it otherwise
 //   optimizer   Adam over the chip's shard: 30 bytes per parameter (read fp32 gradient,
 //               master, m, v; write master, m, v and the bf16 weight) at the HBM bandwidth
-// Step = T_pipe + max_i (exposed DP + optimizer).
+// Offloaded optimizer states and parameters: training/offload.hpp.
+// Step = T_pipe + max_i (exposed DP + optimizer + offload).
 #include <cstdint>
 #include <vector>
 
@@ -58,7 +59,9 @@ struct StageStep {
     double ep_s = 0;        // the experts' dispatch and combine all-to-alls, one micro-batch
     double zero3_s = 0;     // ZeRO-3 gathers and reduce-scatters, exposed, one micro-batch
     double dp_s = 0;        // exposed, per step
-    double optimizer_s = 0; // per step
+    double optimizer_s = 0; // per step, on the chip
+    double offload_s = 0;   // per step: gradients to the host (exposed), host optimizer, weights back
+    double offload_fetch_s = 0;  // offloaded parameter shards, exposed beyond the ZeRO-3 gathers, one micro-batch
     double wgrad_s = 0;     // the weight-gradient GEMMs of one micro-batch's backward
     double dp_bytes = 0;    // gradient and parameter buffers synchronised per step
 };
