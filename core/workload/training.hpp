@@ -14,6 +14,15 @@ namespace envelope {
 // (full).
 enum class Recompute { none, selective, full };
 
+// Where ZeRO-Offload / ZeRO-Infinity keep a model state instead of the chip's memory.
+enum class OffloadTarget { none, cpu, nvme };
+
+struct Offload {
+    OffloadTarget optimizer = OffloadTarget::none;   // Adam states, fp32 master weights and gradients
+    OffloadTarget parameters = OffloadTarget::none;  // the 16-bit parameter shards (ZeRO-3 only)
+    bool any() const { return optimizer != OffloadTarget::none || parameters != OffloadTarget::none; }
+};
+
 struct TrainingWorkload {
     int64_t seq_len = 1;        // tokens per sequence
     int64_t global_batch = 1;   // sequences per optimizer step, all replicas together
@@ -30,6 +39,8 @@ struct TrainingWorkload {
     bool overlap_grad_reduce = true;
     bool overlap_param_gather = true;
     bool tp_comm_overlap = false;
+
+    Offload offload;
 
     // Tokens to train on, for the time and chip-hours of a whole run; 0: not asked.
     double train_tokens = 0;
