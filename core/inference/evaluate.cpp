@@ -65,7 +65,7 @@ double time_stage(const StageOps& stage, const std::vector<Op>& ops, const Place
     double stage_time = 0;
     for (const Op& op : ops) {
         const Spans* spans = spans_of(op, placement);
-        const TimeSum t = sum_over_context(roofs_of(op, spans, ctx), first, last);
+        const TimeSum t = sum_over_context(roofs_of(op, spans, ctx), first, last, op.context_cap);
         stage_time += t.total_s * op.count;
         if (!phase) continue;
         OpReport r;
@@ -76,10 +76,10 @@ double time_stage(const StageOps& stage, const std::vector<Op>& ops, const Place
         r.count = op.count;
         r.bound = op.cls == OpClass::host ? Bound::overhead : t.dominant();
         r.total_time_s = t.total_s * op.count * runs;
-        r.flops = sum_affine(op.flops, first, last) / steps;
-        r.bytes_read = sum_affine(op.traffic.read(), first, last) / steps;
-        r.bytes_written = sum_affine(op.traffic.written(), first, last) / steps;
-        r.network_bytes = sum_affine(op.message_bytes, first, last) / steps;
+        r.flops = sum_affine(op.flops, first, last, op.context_cap) / steps;
+        r.bytes_read = sum_affine(op.traffic.read(), first, last, op.context_cap) / steps;
+        r.bytes_written = sum_affine(op.traffic.written(), first, last, op.context_cap) / steps;
+        r.network_bytes = sum_affine(op.message_bytes, first, last, op.context_cap) / steps;
         r.time_s = t.total_s / steps;
         r.dim = op.dim;
         r.total_network_bytes = r.network_bytes * op.count * steps * runs;

@@ -14,7 +14,7 @@ using namespace limits;
 namespace {
 
 constexpr const char* kLayerFields[] = {"layers",    "heads",       "kv_heads", "head_dim",
-                                        "ffn",       "gated_ffn",   "linear_bias", "moe"};
+                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window"};
 
 // A mixture of experts: {"experts", "top_k", "expert_ffn", "shared_experts"}.
 MoeSpec read_moe(const Json& v, const std::string& path) {
@@ -44,6 +44,7 @@ LayerSpec read_layer(JsonReader& r) {
                                                     " (each KV head serves heads / kv_heads query heads)");
     }
     a.head_dim = r.integer("head_dim", 1, kMaxWidth);
+    a.window = r.integer_or("sliding_window", 0, kMaxTokens, 0);
     l.ffn.ffn = r.integer("ffn", 1, kMaxWidth);
     l.ffn.gated = r.boolean("gated_ffn");
     if (const Json* moe = r.optional_value("moe")) l.ffn.moe = read_moe(*moe, r.path_of("moe"));
@@ -56,6 +57,7 @@ void write_layer(const LayerSpec& l, Json& out) {
     out["heads"] = l.attention.heads;
     out["kv_heads"] = l.attention.kv_heads;
     out["head_dim"] = l.attention.head_dim;
+    if (l.attention.window > 0) out["sliding_window"] = l.attention.window;
     out["ffn"] = l.ffn.ffn;
     out["gated_ffn"] = l.ffn.gated;
     if (l.ffn.is_moe()) {

@@ -22,6 +22,13 @@ struct AttentionSpec {
     int64_t heads = 0;
     int64_t kv_heads = 0;
     int64_t head_dim = 0;
+    // Sliding-window attention (Mistral 7B, Gemma's local layers): each token attends to at
+    // most `window` tokens, itself and the window − 1 before it, and the KV cache keeps
+    // only those. 0: full causal attention.
+    int64_t window = 0;
+
+    // Tokens a query at context length L attends over.
+    int64_t attended(int64_t L) const { return window > 0 && L > window ? window : L; }
 
     int64_t q_dim() const { return heads * head_dim; }     // width of Q (and of the attention output)
     int64_t kv_dim() const { return kv_heads * head_dim; } // width of K (and of V)

@@ -13,6 +13,8 @@
 // reduce-scatter after the row-parallel GEMM and an all-gather before the next
 // column-parallel one (Korthikanti et al. 2022, arXiv:2205.05198 §4.2.2).
 // The shapes come from model/layer_shard.hpp, the one definition of a layer's matrices.
+#include <algorithm>
+
 #include "ops/builders.hpp"
 #include "ops/elementwise_costs.hpp"
 #include "ops/lower.hpp"
@@ -30,8 +32,17 @@ double norm_flops(NormKind k) {
 //   pairs = new·cached + new·(new+1)/2
 // Prefill (cached = 0): s(s+1)/2 ≈ s²/2 — causal masking halves the work.
 // Decode (new = 1, cached = L−1): L.
-Affine causal_pairs(const Pass& p) {
+// With a sliding window of W tokens, new token j (at position c + j) attends to
+// min(c + j, W) of them: Σ_j = k·c + k(k+1)/2 + (n − k)·W, k = clamp(W − c, 0, n) the new
+// tokens still inside the window's growth. A decode step's min(L, W) is left to the op's
+// context cap (ops/op.hpp).
+Affine causal_pairs(const Pass& p, int64_t window) {
     const double n = static_cast<double>(p.new_tokens);
+    if (window > 0 && !p.decode) {
+        const double c = p.cached_tokens.base, w = static_cast<double>(window);
+        const double k = std::clamp(w - c, 0.0, n);
+        return constant(k * c + k * (k + 1) / 2 + (n - k) * w);
+    }
     return n * p.cached_tokens + constant(n * (n + 1) / 2);
 }
 
@@ -41,12 +52,21 @@ Affine score_rectangle(const Pass& p) {
     return n * (p.cached_tokens + constant(n));
 }
 
+// A decode step of a sliding-window layer attends over (and reads the cache of) min(L, W)
+// tokens: its attention ops stop growing at L = W. The KV append does not depend on L.
+void cap_decode_context(const AttentionSpec& spec, const Pass& p, std::vector<Op>& ops, std::size_t first) {
+    if (spec.window <= 0 || !p.decode) return;
+    for (std::size_t i = first; i < ops.size(); ++i) ops[i].context_cap = spec.window;
+}
+
 // Attention core. Fused (FlashAttention, Dao et al. 2022, arXiv:2205.14135): Q read,
 // O written once, K/V read from the cache once, scores stay on chip, masked blocks
 // skipped. Unfused: scores S and probabilities P go through HBM.
-void lower_attention(const LowerInput& in, const LayerShard& shard, double layers, int64_t head_dim,
+void lower_attention(const LowerInput& in, const LayerShard& shard, double layers, const AttentionSpec& spec,
                      std::vector<Op>& out) {
     const Pass& p = in.pass;
+    const int64_t head_dim = spec.head_dim;
+    const std::size_t first_op = out.size();
     const double b = static_cast<double>(p.batch);
     const double n = static_cast<double>(p.new_tokens);
     const double d = static_cast<double>(head_dim);
@@ -85,11 +105,12 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
         a.cls = OpClass::attention;
         a.precision = math;
         a.count = layers;
-        a.flops = (4 * b * heads * d) * causal_pairs(p);  // 2 for Q·Kᵀ + 2 for P·V per pair
+        a.flops = (4 * b * heads * d) * causal_pairs(p, spec.window);  // 2 for Q·Kᵀ + 2 for P·V per pair
         a.traffic.activations_read = constant(q_elems * ab);
         a.traffic.kv_read = (2 * kvb * kv_reads) * kv_elems_one;
         a.traffic.activations_written = constant(q_elems * ab);
         out.push_back(a);
+        cap_decode_context(spec, p, out, first_op);
         return;
     }
 
@@ -118,6 +139,7 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
     pv.traffic.kv_read = (kvb * kv_reads) * kv_elems_one;
     pv.traffic.activations_written = constant(q_elems * ab);
     out.push_back(pv);
+    cap_decode_context(spec, p, out, first_op);
 }
 
 }  // namespace
@@ -201,7 +223,7 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
         out.push_back(build::collective("cp_kv_allgather", layers, CollectiveKind::all_gather, constant(kv_bytes),
                                         ParallelDim::cp, in.parallelism.cp, pr.residual));
     }
-    lower_attention(in, s, layers, layer.attention.head_dim, out);
+    lower_attention(in, s, layers, layer.attention, out);
     out.push_back(gemm(proj, proj.n));
     add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
     out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,

@@ -60,6 +60,9 @@ struct Op {
     Affine message_bytes;         // collectives: size of the full buffer on each chip
     ParallelDim dim = ParallelDim::tp;  // collectives: whose groups run it (placement)
     int64_t group = 1;            // collectives: chips taking part
+    // Decode ops of a sliding-window layer: the terms affine in the context L stop growing
+    // at L = context_cap (they see min(L, cap) tokens). 0: no cap.
+    int64_t context_cap = 0;
 };
 
 }  // namespace envelope

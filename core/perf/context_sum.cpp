@@ -1,5 +1,6 @@
 #include "perf/context_sum.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -13,8 +14,12 @@ Bound TimeSum::dominant() const {
     return static_cast<Bound>(best);
 }
 
-double sum_affine(const Affine& a, int64_t first, int64_t last) {
+double sum_affine(const Affine& a, int64_t first, int64_t last, int64_t cap) {
     if (last < first) return 0.0;
+    if (cap > 0 && last > cap) {
+        const int64_t flat_from = std::max(first, cap + 1);
+        return sum_affine(a, first, std::min(last, cap)) + static_cast<double>(last - flat_from + 1) * a.at(cap);
+    }
     const double n = static_cast<double>(last - first + 1);
     return n * a.base + a.per_context * n * (static_cast<double>(first) + static_cast<double>(last)) / 2;
 }
@@ -49,9 +54,18 @@ TimeSum time_at(const Roofs& r, double context) {
     return t;
 }
 
-TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last) {
+TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last, int64_t cap) {
     TimeSum t;
     if (last < first) return t;
+    if (cap > 0 && last > cap) {
+        // Up to the cap as usual, then every step as the step at the cap.
+        t = sum_over_context(r, first, std::min(last, cap));
+        const double flat = static_cast<double>(last - std::max(first, cap + 1) + 1);
+        const TimeSum at_cap = time_at(r, static_cast<double>(cap));
+        t.total_s += flat * at_cap.total_s;
+        for (int i = 0; i < kBoundCount; ++i) t.by_bound_s[i] += flat * at_cap.by_bound_s[i];
+        return t;
+    }
     const std::array<Affine, kRoofCount> roofs{r.compute_s, r.memory_s, r.network_s};
 
     // Integer cut points: where two roofs cross inside (first, last). Between consecutive

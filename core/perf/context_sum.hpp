@@ -23,13 +23,15 @@ struct TimeSum {
     Bound dominant() const;  // the largest part of the time (ties: compute first)
 };
 
-// Σ over L = first..last (inclusive) of one execution; empty when last < first.
-TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last);
+// Σ over L = first..last (inclusive) of one execution; empty when last < first. With cap
+// > 0 the roofs are taken at min(L, cap): the sum up to cap, then (last − cap) times the
+// value at cap (a sliding window, model/model.hpp).
+TimeSum sum_over_context(const Roofs& r, int64_t first, int64_t last, int64_t cap = 0);
 
 // One execution at a single context length.
 TimeSum time_at(const Roofs& r, double context);
 
 // Σ_{L=first}^{last} of an affine quantity (FLOPs, bytes) — exact.
-double sum_affine(const Affine& a, int64_t first, int64_t last);
+double sum_affine(const Affine& a, int64_t first, int64_t last, int64_t cap = 0);
 
 }  // namespace envelope

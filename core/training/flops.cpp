@@ -20,7 +20,7 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
                                : static_cast<double>(l.ffn.ffn);
         const double router = l.ffn.is_moe() ? h * static_cast<double>(moe.experts) : 0.0;
         linear += count * 2 * (h * (q + 2 * kv) + q * h + h * ffn * matrices + router);
-        attention += count * 4 * q * s;
+        attention += count * 4 * q * static_cast<double>(l.attention.attended(w.seq_len));
     }
     const double logits = 2 * h * static_cast<double>(m.vocab);
     TrainingFlops f;
