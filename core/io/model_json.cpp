@@ -14,7 +14,7 @@ using namespace limits;
 namespace {
 
 constexpr const char* kLayerFields[] = {"layers",    "heads",       "kv_heads", "head_dim",
-                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window"};
+                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window", "mla"};
 
 // A mixture of experts: {"experts", "top_k", "expert_ffn", "shared_experts"}.
 MoeSpec read_moe(const Json& v, const std::string& path) {
@@ -24,6 +24,20 @@ MoeSpec read_moe(const Json& v, const std::string& path) {
     m.top_k = r.integer("top_k", 1, m.experts);
     m.expert_ffn = r.integer("expert_ffn", 1, kMaxWidth);
     m.shared_experts = r.integer_or("shared_experts", 0, 1'000, 0);
+    r.finish();
+    return m;
+}
+
+// Multi-head latent attention: {"q_lora_rank" (0: none), "kv_lora_rank", "qk_rope_dim",
+// "qk_nope_dim", "v_head_dim"}, the names of the measured-case format and DeepSeek's config.
+MlaSpec read_mla(const Json& v, const std::string& path) {
+    JsonReader r(v, path);
+    MlaSpec m;
+    m.q_lora_rank = r.integer_or("q_lora_rank", 0, kMaxWidth, 0);
+    m.kv_lora_rank = r.integer("kv_lora_rank", 1, kMaxWidth);
+    m.qk_rope_dim = r.integer("qk_rope_dim", 0, kMaxWidth);
+    m.qk_nope_dim = r.integer("qk_nope_dim", 1, kMaxWidth);
+    m.v_head_dim = r.integer("v_head_dim", 1, kMaxWidth);
     r.finish();
     return m;
 }
@@ -45,6 +59,7 @@ LayerSpec read_layer(JsonReader& r) {
     }
     a.head_dim = r.integer("head_dim", 1, kMaxWidth);
     a.window = r.integer_or("sliding_window", 0, kMaxTokens, 0);
+    if (const Json* mla = r.optional_value("mla")) a.mla = read_mla(*mla, r.path_of("mla"));
     l.ffn.ffn = r.integer("ffn", 1, kMaxWidth);
     l.ffn.gated = r.boolean("gated_ffn");
     if (const Json* moe = r.optional_value("moe")) l.ffn.moe = read_moe(*moe, r.path_of("moe"));
@@ -58,6 +73,14 @@ void write_layer(const LayerSpec& l, Json& out) {
     out["kv_heads"] = l.attention.kv_heads;
     out["head_dim"] = l.attention.head_dim;
     if (l.attention.window > 0) out["sliding_window"] = l.attention.window;
+    if (l.attention.mla.on()) {
+        const MlaSpec& m = l.attention.mla;
+        out["mla"] = {{"q_lora_rank", m.q_lora_rank},
+                      {"kv_lora_rank", m.kv_lora_rank},
+                      {"qk_rope_dim", m.qk_rope_dim},
+                      {"qk_nope_dim", m.qk_nope_dim},
+                      {"v_head_dim", m.v_head_dim}};
+    }
     out["ffn"] = l.ffn.ffn;
     out["gated_ffn"] = l.ffn.gated;
     if (l.ffn.is_moe()) {

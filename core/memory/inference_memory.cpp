@@ -35,13 +35,13 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     mem.weights_bytes = params.total() * bytes_per_element(w.precision.weights);
 
     const int64_t context = w.input_tokens + w.output_tokens;
-    double kv_elements = 0;  // Σ over the stage's layers of the K (= V) width per chip × the tokens it keeps
+    double kv_elements = 0;  // Σ over the stage's layers of the cache width per chip × the tokens it keeps
     for (const LayerGroup& g : in.stage.groups) {
         // A sliding-window layer keeps only its window's tokens.
-        kv_elements += static_cast<double>(g.count) * static_cast<double>(shard_layer(g.layer, m.hidden, tp).kv_dim) *
+        kv_elements += static_cast<double>(g.count) * static_cast<double>(shard_layer(g.layer, m.hidden, tp).cache_width) *
                        static_cast<double>(g.layer.attention.attended(context));
     }
-    mem.kv_cache_bytes = 2.0 * kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
+    mem.kv_cache_bytes = kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
 
     // Prefill runs in chunks of at most the engine's prefill token budget (all prompts at
     // once when it has none); a chunk's working set is that share of the micro-batch's.

@@ -24,8 +24,10 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
 
     if (w.recompute == Recompute::full) return beta * tokens * h / sp;  // the layer's input only
 
-    double attn = beta * tokens * h / sp + beta * tokens * static_cast<double>(s.q_dim + 2 * s.kv_dim) +
-                  beta * tokens * static_cast<double>(s.q_dim);
+    double attn = beta * tokens * h / sp + beta * tokens * static_cast<double>(s.qkv_width) +
+                  beta * tokens * static_cast<double>(s.o_dim);
+    // MLA also keeps its latents, the inputs of the up projections (replicated over TP).
+    if (s.mla) attn += beta * tokens * static_cast<double>(layer.attention.mla.q_lora_rank + s.cache_width);
     const bool keeps_scores = !w.flash_attention && w.recompute == Recompute::none;
     if (w.flash_attention) attn += 4 * tokens * heads;
     // The softmax output (2 B a score) feeds P·V and the softmax backward; with dropout, its

@@ -29,6 +29,32 @@ LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64
     const int64_t gate = f.gated ? 2 : 1;
     s.qkv = WeightMatrix{"qkv_proj", h, static_cast<double>(s.q_dim + 2 * s.kv_dim), bias};
     s.out = WeightMatrix{"out_proj", static_cast<double>(s.q_dim), h, bias};
+    s.o_dim = s.q_dim;
+    s.qkv_width = s.q_dim + 2 * s.kv_dim;
+    s.cache_width = 2 * s.kv_dim;
+    if (a.mla.on()) {
+        const MlaSpec& m = a.mla;
+        const double heads = static_cast<double>(s.heads);
+        s.mla = true;
+        s.q_dim = s.heads * m.qk_dim();
+        s.kv_dim = 0;
+        s.o_dim = s.heads * m.v_head_dim;
+        s.qkv_width = 2 * s.q_dim + s.o_dim;
+        s.cache_width = m.kv_lora_rank + m.qk_rope_dim;
+        s.qkv = WeightMatrix{"qkv_proj", 0, 0, false};
+        const double qk = static_cast<double>(s.q_dim);
+        if (m.q_lora_rank > 0) {
+            s.q_down = WeightMatrix{"q_down", h, static_cast<double>(m.q_lora_rank), false};
+            s.q_up = WeightMatrix{"q_up", static_cast<double>(m.q_lora_rank), qk, false};
+        } else {
+            s.q_up = WeightMatrix{"q_proj", h, qk, false};
+        }
+        s.kv_down = WeightMatrix{"kv_down", h, static_cast<double>(s.cache_width), false};
+        s.kv_up = WeightMatrix{"kv_up", static_cast<double>(m.kv_lora_rank),
+                               heads * static_cast<double>(m.qk_nope_dim + m.v_head_dim), false};
+        s.out = WeightMatrix{"out_proj", static_cast<double>(s.o_dim), h, bias};
+        s.latent_norm_params = static_cast<double>(m.q_lora_rank + m.kv_lora_rank);
+    }
 
     // The dense part: the FFN of a dense layer, or a mixture's shared experts.
     const int64_t dense = f.is_moe() ? f.moe.shared_experts * f.moe.expert_ffn : f.ffn;

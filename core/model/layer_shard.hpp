@@ -14,6 +14,10 @@
 // over the ep chips of the expert-parallel group (experts / ep each) and each expert is
 // split over TP like a dense MLP (Megatron-LM's expert tensor parallelism defaults to TP);
 // shared experts are one dense MLP of shared_experts · expert_ffn, split over TP.
+//
+// MLA (DeepSeek-V2/V3; SGLang's and vLLM's DeepSeek layers): the down projections to the
+// latents are replicated on every chip of the TP group, the up projections split by heads,
+// the output projection by rows.
 #include <cstdint>
 
 #include "model/model.hpp"
@@ -36,8 +40,22 @@ struct LayerShard {
     int64_t kv_heads = 0;   // KV heads per chip: kv_heads / tp, or 1 when tp > kv_heads
     int64_t q_dim = 0;      // heads · head_dim
     int64_t kv_dim = 0;     // kv_heads · head_dim
-    WeightMatrix qkv;       // qkv_proj [h × (q + 2·kv)]  column-parallel
-    WeightMatrix out;       // out_proj [q × h]           row-parallel (its bias is replicated)
+    WeightMatrix qkv;       // qkv_proj [h × (q + 2·kv)]  column-parallel (not with MLA)
+    WeightMatrix out;       // out_proj [o × h]           row-parallel (its bias is replicated)
+    int64_t o_dim = 0;      // the attention output's width per chip: q_dim, or heads · v_head_dim (MLA)
+    // Q, K and V elements per token on this chip (what training keeps for the backward).
+    int64_t qkv_width = 0;
+    // KV-cache elements per token and layer on this chip: K and V, 2 · kv_dim; MLA's latent
+    // and RoPE key, kv_lora_rank + qk_rope_dim, whole on every chip of the TP group.
+    int64_t cache_width = 0;
+
+    // MLA (attention.mla.on()): q_dim = heads · (qk_nope + qk_rope) per chip.
+    bool mla = false;
+    WeightMatrix q_down;    // q_down  [h × q_lora]             replicated (absent without q_lora)
+    WeightMatrix q_up;      // q_up    [q_lora × q_dim], or q_proj [h × q_dim]   column-parallel
+    WeightMatrix kv_down;   // kv_down [h × (kv_lora + rope)]   replicated
+    WeightMatrix kv_up;     // kv_up   [kv_lora × heads·(qk_nope + v_head)]     column-parallel
+    double latent_norm_params = 0;  // RMSNorm scales of the q and kv latents
 
     // A dense FFN (ffn > 0), or the shared experts of a mixture:
     int64_t ffn = 0;        // inner width per chip: ⌈ffn / tp⌉

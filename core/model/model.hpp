@@ -16,8 +16,24 @@ namespace envelope {
 
 enum class NormKind { rmsnorm, layernorm };
 
+// Multi-head latent attention (DeepSeek-V2, arXiv:2405.04434 §2.1): keys and values are
+// rebuilt per head from a compressed latent of kv_lora_rank elements, which is all the KV
+// cache keeps, plus one decoupled RoPE key of qk_rope_dim shared by the heads. Queries come
+// through their own low-rank latent of q_lora_rank (0: straight from the hidden state). Each
+// head's query and key have qk_nope_dim + qk_rope_dim elements, its value v_head_dim.
+struct MlaSpec {
+    int64_t q_lora_rank = 0;
+    int64_t kv_lora_rank = 0;   // 0: not MLA
+    int64_t qk_rope_dim = 0;
+    int64_t qk_nope_dim = 0;
+    int64_t v_head_dim = 0;
+
+    bool on() const { return kv_lora_rank > 0; }
+    int64_t qk_dim() const { return qk_nope_dim + qk_rope_dim; }
+};
+
 // Self-attention over query heads and key/value heads: kv_heads = heads for MHA, 1 for
-// MQA, between for GQA.
+// MQA, between for GQA; or MLA (then head_dim is not used: the shapes are mla's).
 struct AttentionSpec {
     int64_t heads = 0;
     int64_t kv_heads = 0;
@@ -26,6 +42,7 @@ struct AttentionSpec {
     // most `window` tokens, itself and the window − 1 before it, and the KV cache keeps
     // only those. 0: full causal attention.
     int64_t window = 0;
+    MlaSpec mla;
 
     // Tokens a query at context length L attends over.
     int64_t attended(int64_t L) const { return window > 0 && L > window ? window : L; }

@@ -9,13 +9,14 @@ ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, i
     const double count = static_cast<double>(g.count);
     // Row-parallel biases (out_proj, mlp_down) are whole on every chip: their n = h is not split.
     ParamCount p;
-    p.attention = count * (s.qkv.params() + s.out.params());
+    p.attention = count * (s.qkv.params() + s.out.params() + s.q_down.params() + s.q_up.params() +
+                           s.kv_down.params() + s.kv_up.params());
     p.mlp = s.ffn > 0 ? count * (s.up.params() + s.down.params()) : 0.0;  // no shared experts: none
     if (g.layer.ffn.is_moe()) {
         p.router = count * s.router.params();
         p.experts = count * static_cast<double>(s.local_experts) * (s.expert_up.params() + s.expert_down.params());
     }
-    p.norms = count * s.norm_params;
+    p.norms = count * (s.norm_params + s.latent_norm_params);
     return p;
 }
 

@@ -17,7 +17,8 @@ constexpr double kMainGradBytes = 4;
 // C = A·B forward (A: [m × k] activations, B: [k × n] weights). Backward:
 //   dgrad  dA = dC · Bᵀ   [m × n]·[n × k]: reads B and dC, writes dA
 //   wgrad  dB = Aᵀ · dC   [k × m]·[m × n]: reads A and dC, accumulates dB in fp32
-// each 2·m·k·n FLOPs (Narayanan et al. 2021 §5.1: backward = 2 × forward).
+// each 2·m·k·n FLOPs (Narayanan et al. 2021 §5.1: backward = 2 × forward); a grouped
+// GEMM's are its groups' together.
 void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
     if (f.shape.m <= 0) {
         // A batched product of activations (unfused attention's Q·Kᵀ and P·V): no weight,
@@ -32,26 +33,26 @@ void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
         out.push_back(b);
         return;
     }
-    const double m = f.shape.m, n = f.shape.n, k = f.shape.k;
-    const double in_bytes = f.traffic.activations_read.base / (m * k);  // per input element
+    const double m = f.shape.m, n = f.shape.n, k = f.shape.k, g = f.shape.groups;
+    const double in_bytes = f.traffic.activations_read.base / (g * m * k);  // per input element
     Op dgrad = f;
     dgrad.variant = "dgrad";
-    dgrad.flops = constant(2 * m * k * n);
-    dgrad.shape = MatmulShape{m, k, n};
+    dgrad.flops = constant(g * 2 * m * k * n);
+    dgrad.shape = MatmulShape{m, k, n, g};
     dgrad.traffic = Traffic{};
     dgrad.traffic.weights_read = f.traffic.weights_read;
-    dgrad.traffic.activations_read = constant(m * n * grad_bytes);
-    dgrad.traffic.activations_written = constant(m * k * grad_bytes);
+    dgrad.traffic.activations_read = constant(g * m * n * grad_bytes);
+    dgrad.traffic.activations_written = constant(g * m * k * grad_bytes);
     out.push_back(dgrad);
 
     Op wgrad = f;
     wgrad.variant = "wgrad";
     wgrad.flops = f.flops;  // 2·m·k·n, and the bias gradient's m·n sums when there is one
-    wgrad.shape = MatmulShape{k, n, m};
+    wgrad.shape = MatmulShape{k, n, m, g};
     wgrad.traffic = Traffic{};
-    wgrad.traffic.activations_read = constant(m * k * in_bytes + m * n * grad_bytes);
-    wgrad.traffic.weights_read = constant(k * n * kMainGradBytes);     // accumulate into the fp32
-    wgrad.traffic.activations_written = constant(k * n * kMainGradBytes);  // main gradient
+    wgrad.traffic.activations_read = constant(g * (m * k * in_bytes + m * n * grad_bytes));
+    wgrad.traffic.weights_read = constant(g * k * n * kMainGradBytes);     // accumulate into the fp32
+    wgrad.traffic.activations_written = constant(g * k * n * kMainGradBytes);  // main gradient
     out.push_back(wgrad);
 }
 

@@ -19,6 +19,17 @@ Op matmul(const char* name, double count, double tokens, double k, double n, Pre
     return op;
 }
 
+Op grouped_matmul(const char* name, double count, double groups, double tokens, double k, double n,
+                  Precision weights, Precision inputs, Precision outputs, bool bias) {
+    Op op = matmul(name, count, tokens, k, n, weights, inputs, outputs, bias);
+    op.flops = groups * op.flops;
+    op.traffic.weights_read = groups * op.traffic.weights_read;
+    op.traffic.activations_read = groups * op.traffic.activations_read;
+    op.traffic.activations_written = groups * op.traffic.activations_written;
+    op.shape.groups = groups;
+    return op;
+}
+
 Op vector(const char* name, double count, Affine elements_in, Affine elements_out,
           double flops_per_out, Precision activations, double weight_elements,
           Precision weights) {

@@ -11,6 +11,12 @@ namespace envelope::build {
 Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
           Precision inputs, Precision outputs, bool bias);
 
+// `groups` GEMMs of [tokens × k] · [k × n], each with its own weights, in one kernel (a
+// grouped GEMM: the experts of a mixture-of-experts layer): groups times matmul's FLOPs and
+// bytes, one kernel.
+Op grouped_matmul(const char* name, double count, double groups, double tokens, double k, double n,
+                  Precision weights, Precision inputs, Precision outputs, bool bias);
+
 // Elementwise/reduction kernel over `elements_in` read and `elements_out` written
 // activation elements, with `flops_per_out` operations per output element and
 // `weight_elements` parameters read (norm scales).

@@ -21,12 +21,6 @@
 
 namespace envelope {
 
-namespace {
-
-double norm_flops(NormKind k) {
-    return k == NormKind::layernorm ? elementwise_flops::kLayerNorm : elementwise_flops::kRmsNorm;
-}
-
 // Causal attention pairs (query, key) per sequence and head: each new token attends to
 // every cached token and to the new tokens up to itself:
 //   pairs = new·cached + new·(new+1)/2
@@ -44,6 +38,12 @@ Affine causal_pairs(const Pass& p, int64_t window) {
         return constant(k * c + k * (k + 1) / 2 + (n - k) * w);
     }
     return n * p.cached_tokens + constant(n * (n + 1) / 2);
+}
+
+namespace {
+
+double norm_flops(NormKind k) {
+    return k == NormKind::layernorm ? elementwise_flops::kLayerNorm : elementwise_flops::kRmsNorm;
 }
 
 // Full score rectangle (what an unfused kernel computes and stores before masking).
@@ -142,6 +142,18 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
     cap_decode_context(spec, p, out, first_op);
 }
 
+// Context parallelism (Megatron-LM, ring attention): each chip gathers the K and V of every
+// chunk of the sequence, cp − 1 of them from its peers, passed round the ring and overlapped
+// with the attention blocks (training/step.hpp).
+void add_cp_gather(const LowerInput& in, const LayerShard& s, double layers, std::vector<Op>& out) {
+    if (in.parallelism.cp <= 1) return;
+    const PrecisionPlan& pr = in.precision;
+    const double kv_bytes = 2 * static_cast<double>(in.pass.batch * in.pass.new_tokens * in.parallelism.cp) *
+                            static_cast<double>(s.kv_dim) * bytes_per_element(pr.residual);
+    out.push_back(build::collective("cp_kv_allgather", layers, CollectiveKind::all_gather, constant(kv_bytes),
+                                    ParallelDim::cp, in.parallelism.cp, pr.residual));
+}
+
 }  // namespace
 
 double LowerInput::stream_tokens() const {
@@ -213,17 +225,13 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
     add_sp_gather(in, "attn_allgather", layers, buffer, out);
-    out.push_back(gemm(qkv, qkv.n));
-    if (in.parallelism.cp > 1) {
-        // Context parallelism (Megatron-LM, ring attention): each chip gathers the K and V of
-        // every chunk of the sequence, cp − 1 of them from its peers, passed round the ring
-        // and overlapped with the attention blocks (training/step.hpp).
-        const double kv_bytes = 2 * static_cast<double>(in.pass.batch * in.pass.new_tokens * in.parallelism.cp) *
-                                static_cast<double>(s.kv_dim) * bytes_per_element(pr.residual);
-        out.push_back(build::collective("cp_kv_allgather", layers, CollectiveKind::all_gather, constant(kv_bytes),
-                                        ParallelDim::cp, in.parallelism.cp, pr.residual));
+    if (s.mla) {
+        lower_mla_attention(in, layer.attention, s, layers, out);
+    } else {
+        out.push_back(gemm(qkv, qkv.n));
+        add_cp_gather(in, s, layers, out);
+        lower_attention(in, s, layers, layer.attention, out);
     }
-    lower_attention(in, s, layers, layer.attention, out);
     out.push_back(gemm(proj, proj.n));
     add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
     out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,

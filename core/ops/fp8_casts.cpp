@@ -29,7 +29,7 @@ void add_fp8_casts(std::vector<Op>& forward, std::vector<Op>& backward) {
     std::vector<Op> f;
     f.reserve(forward.size() * 2);
     for (const Op& op : forward) {
-        if (fp8_gemm(op)) f.push_back(cast(op, op.shape.m * op.shape.k, ""));  // the input [m × k]
+        if (fp8_gemm(op)) f.push_back(cast(op, op.shape.groups * op.shape.m * op.shape.k, ""));  // the input [m × k]
         f.push_back(op);
     }
     forward = std::move(f);
@@ -37,7 +37,7 @@ void add_fp8_casts(std::vector<Op>& forward, std::vector<Op>& backward) {
     b.reserve(backward.size() * 2);
     for (const Op& op : backward) {
         // The output gradient [m × n] of a forward GEMM, before its dgrad.
-        if (fp8_gemm(op) && std::string_view(op.variant) == "dgrad") b.push_back(cast(op, op.shape.m * op.shape.k, "backward"));
+        if (fp8_gemm(op) && std::string_view(op.variant) == "dgrad") b.push_back(cast(op, op.shape.groups * op.shape.m * op.shape.k, "backward"));
         b.push_back(op);
     }
     backward = std::move(b);

@@ -42,6 +42,15 @@ void lower_mlp(const LowerInput& in, bool gated, const MlpNames& names, const We
 void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& shard, double count,
                std::vector<Op>& out);
 
+// Causal (query, key) pairs per sequence and head in a pass, within a sliding window when
+// window > 0 (ops/dense_layer.cpp).
+Affine causal_pairs(const Pass& p, int64_t window);
+
+// Multi-head latent attention up to (not including) the output projection, in place of the
+// QKV projection and the attention core (ops/mla_attention.cpp).
+void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const LayerShard& shard, double count,
+                         std::vector<Op>& out);
+
 // `count` dense decoder layers of one spec (pre-norm: norm → attention → residual → norm →
 // MLP → residual), sharded over TP. Appends to `out`.
 void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out);

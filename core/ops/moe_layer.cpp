@@ -11,7 +11,8 @@
 //                 with probability p = 1 − (1 − k/E)^(T·ep) (each token picks it with
 //                 probability k/E), so a chip runs its E/ep experts p of the time, on T_e/p
 //                 tokens each: the weights of E/ep·p experts are read, not of k and not
-//                 of all (decode at small batch reads few, a large batch all of them)
+//                 of all (decode at small batch reads few, a large batch all of them);
+//                 the experts of a layer run as one grouped GEMM
 //   moe_combine   the all-to-all back, then the k outputs of each token weighted and summed
 //   shared        a dense MLP of shared_experts · expert_ffn on every token
 // Routing is assumed balanced (no capacity factor, no dropped tokens).
@@ -47,17 +48,20 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
     const double group_tokens = tokens * ep;
     const double per_expert = group_tokens * k / experts;                      // T_e
     const double hit = 1 - std::pow(1 - k / experts, group_tokens);           // p
-    const double runs = count * static_cast<double>(s.local_experts) * hit;   // expert executions
+    const double running = static_cast<double>(s.local_experts) * hit;       // experts run per layer
     const double m = per_expert / hit;
     const double gate = layer.ffn.gated ? 2 : 1;
     const double ffn = static_cast<double>(s.expert_ffn);
-    out.push_back(build::matmul("expert_up", runs, m, h, gate * ffn, pr.weights, pr.activations, pr.residual,
-                                s.expert_up.bias));
-    out.push_back(build::vector("expert_act", runs, constant(m * gate * ffn), constant(m * ffn),
+    // The experts of a layer run as one grouped GEMM (vLLM's fused_moe, TensorRT-LLM's MoE
+    // plugin, Megatron-LM's --moe-grouped-gemm): one kernel, the FLOPs and weights of every
+    // expert it runs.
+    out.push_back(build::grouped_matmul("expert_up", count, running, m, h, gate * ffn, pr.weights, pr.activations,
+                                        pr.residual, s.expert_up.bias));
+    out.push_back(build::vector("expert_act", count, constant(running * m * gate * ffn), constant(running * m * ffn),
                                 layer.ffn.gated ? elementwise_flops::kSiluMul : elementwise_flops::kGelu,
                                 pr.residual));
-    out.push_back(build::matmul("expert_down", runs, m, ffn, h, pr.weights, pr.activations, pr.residual,
-                                s.expert_down.bias));
+    out.push_back(build::grouped_matmul("expert_down", count, running, m, ffn, h, pr.weights, pr.activations,
+                                        pr.residual, s.expert_down.bias));
 
     if (s.ep > 1) {
         out.push_back(build::collective("moe_combine", count, CollectiveKind::all_to_all, constant(routed_bytes),

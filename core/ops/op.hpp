@@ -30,6 +30,9 @@ struct MatmulShape {
     double m = 0;
     double n = 0;
     double k = 0;
+    // Independent GEMMs of this shape run as one grouped kernel (a mixture's experts): the
+    // op's FLOPs and bytes are `groups` times one GEMM's, its fixed overhead paid once.
+    double groups = 1;
 };
 
 // HBM traffic of one execution on one chip, split by what is moved. All affine in the

@@ -11,9 +11,10 @@ double gemm_shape_efficiency(const MatmulShape& s, const Chip& chip) {
     const double tm = static_cast<double>(chip.gemm_tile_m);
     const double tn = static_cast<double>(chip.gemm_tile_n);
     const double units = static_cast<double>(chip.compute_units);
-    const double tiles = std::ceil(s.m / tm) * std::ceil(s.n / tn);
+    // A grouped kernel spreads every group's tiles over the units together.
+    const double tiles = std::ceil(s.m / tm) * std::ceil(s.n / tn) * s.groups;
     const double waves = std::ceil(tiles / units);
-    const double fill = s.m * s.n / (waves * units * tm * tn);
+    const double fill = s.groups * s.m * s.n / (waves * units * tm * tn);
     const double k_loop = s.k > 0 ? s.k / (s.k + chip.gemm_k_overhead) : 1.0;
     return fill * k_loop;
 }

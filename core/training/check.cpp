@@ -85,6 +85,14 @@ void check_training(const Scenario& s) {
                                                            str(s.model.layers()));
     }
     check_offload(s);
+    if (p.cp > 1) {
+        for (const LayerGroup& g : s.model.groups) {
+            if (g.layer.attention.mla.on()) {
+                throw InputError("parallelism.cp", "context parallelism with multi-head latent attention is not modelled "
+                                                   "yet (use cp = 1)");
+            }
+        }
+    }
     if (!s.system.chip.peak(w.precision)) {
         throw InputError("workload.precision", "chip " + s.system.chip.name + " has no " +
                                                    std::string(to_string(w.precision)) + " peak");

@@ -1,5 +1,7 @@
 #include "training/flops.hpp"
 
+#include "model/layer_shard.hpp"
+
 namespace envelope {
 
 TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
@@ -9,9 +11,13 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
     double linear = 0, attention = 0;  // per token, forward only, summed over layers
     for (const LayerGroup& g : m.groups) {
         const LayerSpec& l = g.layer;
-        const double q = static_cast<double>(l.attention.q_dim());
-        const double kv = static_cast<double>(l.attention.kv_dim());
         const double count = static_cast<double>(g.count);
+        // The attention's projections, weights only (the published counts leave biases out):
+        // h·(q + 2kv) + q·h for MHA/GQA, MLA's down and up projections and its output.
+        const LayerShard a = shard_layer(l, m.hidden, 1);
+        double projections = 0;
+        for (const WeightMatrix* w : {&a.qkv, &a.out, &a.q_down, &a.q_up, &a.kv_down, &a.kv_up}) projections += w->k * w->n;
+        // Q·Kᵀ over q_dim and P·V over the output width, per attended token: 2·(q + o).
         const double matrices = l.ffn.gated ? 3 : 2;
         // A mixture: the router, and per token its top_k experts and the shared experts.
         const MoeSpec& moe = l.ffn.moe;
@@ -19,8 +25,8 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
                                ? static_cast<double>((moe.top_k + moe.shared_experts) * moe.expert_ffn)
                                : static_cast<double>(l.ffn.ffn);
         const double router = l.ffn.is_moe() ? h * static_cast<double>(moe.experts) : 0.0;
-        linear += count * 2 * (h * (q + 2 * kv) + q * h + h * ffn * matrices + router);
-        attention += count * 4 * q * static_cast<double>(l.attention.attended(w.seq_len));
+        linear += count * 2 * (projections + h * ffn * matrices + router);
+        attention += count * 2 * static_cast<double>(a.q_dim + a.o_dim) * static_cast<double>(l.attention.attended(w.seq_len));
     }
     const double logits = 2 * h * static_cast<double>(m.vocab);
     TrainingFlops f;

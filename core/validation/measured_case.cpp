@@ -120,7 +120,6 @@ Json system_of(const Json& hw, int64_t count) {
 
 Json model_of(const Json& m) {
     if (!m.is_object()) skip("the case has no model");
-    if (optional_member(m, "mla")) skip("needs multi-head latent attention (mla), not modelled yet");
     if (!optional_member(m, "vocab")) {
         skip("a layer-level benchmark (no embedding or LM head) is not modelled yet");
     }
@@ -133,6 +132,14 @@ Json model_of(const Json& m) {
     out["gated_ffn"] = gated;
     if (const Json* tied = optional_member(m, "tied_embeddings"); tied && tied->is_boolean()) {
         out["tied_embeddings"] = *tied;
+    }
+    if (const Json* mla = optional_member(m, "mla")) {
+        const Json* q_lora = optional_member(*mla, "q_lora_rank");
+        out["mla"] = {{"q_lora_rank", q_lora && q_lora->is_number() ? q_lora->get<double>() : 0.0},
+                      {"kv_lora_rank", count(*mla, "kv_lora_rank", "model.mla")},
+                      {"qk_rope_dim", count(*mla, "qk_rope_dim", "model.mla")},
+                      {"qk_nope_dim", count(*mla, "qk_nope_dim", "model.mla")},
+                      {"v_head_dim", count(*mla, "v_head_dim", "model.mla")}};
     }
     if (const Json* moe = optional_member(m, "moe")) {
         out["moe"] = {{"experts", count(*moe, "experts", "model.moe")},

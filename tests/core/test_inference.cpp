@@ -96,7 +96,7 @@ TEST_CASE("hand check: Llama-2-70B on 8x H100, TP=8, bf16, batch 1, 2048 + 256")
     CHECK(r.warnings.empty());
 }
 
-TEST_CASE("causal masking halves attention work in prefill; unfused attention writes scores") {
+TEST_CASE("causal masking halves attention work in prefill — unfused attention writes scores") {
     Scenario s = test::tiny_scenario(1, 1, 1000, 2);
     const Result fused = evaluate_inference(s);
     // 4 · 8 heads · 128 · 1000·1001/2 pairs
@@ -124,7 +124,7 @@ TEST_CASE("tensor parallelism: more chips, faster decode, all-reduces appear") {
     CHECK(op_named(two.phase("decode"), "mlp_up").time_s == doctest::Approx(op_named(one.phase("decode"), "mlp_up").time_s / 2).epsilon(0.01));
 }
 
-TEST_CASE("precisions: fp8 weights halve weight bytes; KV format sizes the cache") {
+TEST_CASE("precisions: fp8 weights halve weight bytes — KV format sizes the cache") {
     Scenario s = preset_scenario("llama2-70b-dgx-h100-tp8");
     const Result bf16 = evaluate_inference(s);
     s.workload.inference.precision.weights = Precision::fp8;

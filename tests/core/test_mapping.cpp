@@ -80,7 +80,7 @@ TEST_CASE("micro-batches fill the pipeline: TTFT = Σ stages + (m − 1) · the 
     CHECK(u.summary.ttft_s == doctest::Approx(stage_time(u, 0) + 2 * stage_time(u, 1)));
 }
 
-TEST_CASE("data-parallel replicas multiply throughput; per chip divides by every chip used") {
+TEST_CASE("data-parallel replicas multiply throughput — per chip divides by every chip used") {
     const Result one = evaluate_inference(on_chips(1, 1, 1, 1));
     const Result four = evaluate_inference(on_chips(1, 1, 4, 4));
     CHECK(four.summary.replicas == 4);
@@ -95,7 +95,7 @@ TEST_CASE("data-parallel replicas multiply throughput; per chip divides by every
     CHECK(half.warnings[0].find("2 of 4 chips are idle") == 0);
 }
 
-TEST_CASE("sequence parallelism: reduce-scatter + all-gather cost what the all-reduce did; norms shrink") {
+TEST_CASE("sequence parallelism: reduce-scatter + all-gather cost what the all-reduce did — norms shrink") {
     Scenario plain = on_chips(2, 1, 1, 2);
     Scenario sp = plain;
     sp.parallelism.sp = true;

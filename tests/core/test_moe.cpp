@@ -47,8 +47,10 @@ TEST_CASE("a decode step reads the experts its tokens hit: E·(1 − (1 − k/E)
         const std::vector<Op> ops = decode_ops(mixtral(1, batch));
         const Op& up = op(ops, "expert_up");
         const double hit = 1 - std::pow(1 - k / experts, static_cast<double>(batch));  // one token: 2/8
-        // Experts run: 8 · p per layer (2 for one token, 7.5 … 8 for 64).
-        CHECK(up.count == doctest::Approx(layers * experts * hit));
+        // Experts run: 8 · p per layer (2 for one token, 7.5 … 8 for 64), in one grouped
+        // kernel per layer.
+        CHECK(up.count == layers);
+        CHECK(up.shape.groups == doctest::Approx(experts * hit));
         // Weights read per step: those of the experts run.
         CHECK(up.count * up.traffic.weights_read.at(0) == doctest::Approx(layers * experts * hit * expert_weights));
         // FLOPs per step: each token's k experts, 2 · (4096 · 28672) each, whatever p.
@@ -68,6 +70,7 @@ TEST_CASE("expert parallelism: dispatch and combine all-to-alls of T·k·h value
     // 2 experts on each chip; the group's 64 tokens hit each with p = 1 − 0.75^64.
     const Op& up = op(ops, "expert_up");
     const double p = 1 - std::pow(0.75, 64);
-    CHECK(up.count == doctest::Approx(32 * 2 * p));
+    CHECK(up.count == 32);
+    CHECK(up.shape.groups == doctest::Approx(2 * p));
     CHECK(up.shape.m == doctest::Approx(64.0 * 2 / 8 / p));  // 16 tokens per expert, on the runs
 }

@@ -72,8 +72,8 @@ TEST_CASE("an inference case becomes the scenario it describes, with documented 
 
 TEST_CASE("a case the model cannot express is skipped with the reason, never an error") {
     Json c = inference_case();
-    c["model"]["mla"] = {{"kv_lora_rank", 512}};
-    CHECK(contains(skip_reason(c), "multi-head latent attention"));
+    c["model"]["mla"] = {{"kv_lora_rank", 512}};  // no qk_rope_dim
+    CHECK(contains(skip_reason(c), "model.mla.qk_rope_dim is missing"));
     c = inference_case();
     c["model"]["moe"] = {{"experts", 8}, {"top_k", 2}};  // no expert_ffn
     CHECK(contains(skip_reason(c), "model.moe.expert_ffn is missing"));
@@ -119,7 +119,7 @@ TEST_CASE("statistics follow their definitions (worked by hand)") {
     CHECK(quantile({5, 1, 3, 2, 4}, 0.9) == doctest::Approx(4.6));
 }
 
-TEST_CASE("a file of cases: every case scored or skipped; a non-array is one skip") {
+TEST_CASE("a file of cases: every case scored or skipped — a non-array is one skip") {
     Json file = Json::array({inference_case(), Json(42), Json::object()});
     file[0]["id"] = "good";
     const ValidationReport r = validate_cases(file);
