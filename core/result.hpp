@@ -65,6 +65,7 @@ struct InferenceSummary {
     double output_tokens_per_s = 0;        // all replicas: dp · batch · output / e2e
     double output_tokens_per_s_per_chip = 0;  // ÷ chips used
     double prefill_tokens_per_s = 0;       // dp · batch · input / ttft
+    std::optional<double> tokens_per_step; // speculative decoding: tokens a target pass yields, E
 };
 
 // Where one training step's time goes on the critical (slowest) pipeline stage; the parts

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "parallel/check.hpp"
 
 namespace envelope {
 
@@ -38,11 +39,28 @@ void check_mapping(const Parallelism& p, const InferenceWorkload& w) {
     }
 }
 
+// The drafter runs on the target's chips, split the same way; pipelines are not modelled with it.
+void check_speculative(const Scenario& s) {
+    const Speculative& sp = s.workload.inference.speculative;
+    if (!sp.on()) return;
+    if (s.parallelism.pp > 1) {
+        throw InputError("workload.speculative", "speculative decoding is modelled without pipeline stages (pp = 1)");
+    }
+    if (!sp.draft) return;
+    try {
+        check_parallelism(s.parallelism, *sp.draft, s.system);
+    } catch (const InputError& e) {
+        throw InputError("workload.speculative.draft_model",
+                         std::string("the draft model runs on the same chips and mapping: ") + e.what());
+    }
+}
+
 }  // namespace
 
 void check_inference(const Scenario& s) {
     const InferenceWorkload& w = s.workload.inference;
     check_mapping(s.parallelism, w);
+    check_speculative(s);
     const PrecisionPlan& p = w.precision;
     check_math_format(s.system.chip, p.activations, "workload.precision.activations", p.weights,
                       "workload.precision.weights", "linear layers");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "inference/speculative.hpp"
 #include "model/params.hpp"
 #include "ops/lower.hpp"
 #include "parallel/placement.hpp"
@@ -23,7 +24,8 @@ int64_t micro_batches_of(const Scenario& s) {
 struct StageOps {
     Stage stage;
     std::vector<Op> prefill;
-    std::vector<Op> decode;
+    std::vector<Op> decode;  // one decode step, or with speculation the target's check of a draft
+    std::vector<Op> draft;   // with speculation: one step of the drafter (pp = 1)
 };
 
 struct Lowered {
@@ -39,13 +41,23 @@ Lowered lower_inference(const Scenario& s) {
     out.micro_batch = (w.batch + out.micro_batches - 1) / out.micro_batches;
     const int64_t allocated = w.input_tokens + w.output_tokens;
     const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated);
-    const Pass decode = decode_pass(out.micro_batch, allocated);
+    const Speculative& sp = w.speculative;
+    const Pass decode = sp.on() ? verify_pass(out.micro_batch, allocated, sp.draft_tokens + 1)
+                                : decode_pass(out.micro_batch, allocated);
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
-        StageOps ops{std::move(stage), {}, {}};
+        StageOps ops{std::move(stage), {}, {}, {}};
         const LowerInput base{s.model, ops.stage, s.parallelism, w.precision, prefill, s.engine, w.flash_attention};
         ops.prefill = lower_forward(base);
         ops.decode = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, decode, s.engine,
                                               w.flash_attention});
+        if (sp.on()) {
+            const Model drafter = drafter_of(s);  // the ops keep no reference to it
+            const Stage whole = split_stages(drafter, s.parallelism).front();
+            const Pass step = decode_pass(out.micro_batch, allocated);
+            ops.draft = lower_forward(LowerInput{drafter, whole, s.parallelism, w.precision, step, s.engine,
+                                                 w.flash_attention});
+            for (Op& op : ops.draft) op.variant = "draft";
+        }
         out.stages.push_back(std::move(ops));
     }
     return out;
@@ -70,6 +82,7 @@ double time_stage(const StageOps& stage, const std::vector<Op>& ops, const Place
         if (!phase) continue;
         OpReport r;
         r.name = op.name;
+        r.variant = op.variant;
         r.cls = op.cls;
         r.precision = op.precision;
         r.stage = stage.stage.index;
@@ -118,8 +131,15 @@ Phases time_phases(const Lowered& lowered, const Scenario& s, const Placement& p
         prefill_sum += t;
         prefill_max = std::max(prefill_max, t);
         if (p.decode.steps > 0) {
-            const double d = time_stage(st, st.decode, placement, ctx, w.input_tokens + 1,
-                                        w.input_tokens + w.output_tokens - 1, m, report ? &p.decode : nullptr);
+            // Speculation: a target pass and k drafter steps yield E tokens, so each context's
+            // share is (t_verify + k·t_draft) / E (inference/speculative.hpp).
+            const Speculative& sp = w.speculative;
+            const double e = sp.tokens_per_step(), k = static_cast<double>(sp.draft_tokens);
+            const int64_t first = w.input_tokens + 1, last = w.input_tokens + w.output_tokens - 1;
+            double d = time_stage(st, st.decode, placement, ctx, first, last, m / e, report ? &p.decode : nullptr) / e;
+            if (sp.on()) {
+                d += k * time_stage(st, st.draft, placement, ctx, first, last, m * k / e, report ? &p.decode : nullptr) / e;
+            }
             decode_sum += d;
             decode_max = std::max(decode_max, d);
         }
@@ -150,6 +170,7 @@ InferenceSummary summarize(const Phases& p, const Scenario& s) {
     sum.output_tokens_per_s = sequences * static_cast<double>(w.output_tokens) / sum.e2e_latency_s;
     sum.output_tokens_per_s_per_chip = sum.output_tokens_per_s / static_cast<double>(sum.chips);
     sum.prefill_tokens_per_s = sequences * static_cast<double>(w.input_tokens) / sum.ttft_s;
+    if (w.speculative.on()) sum.tokens_per_step = w.speculative.tokens_per_step();
     return sum;
 }
 
@@ -160,6 +181,7 @@ std::vector<InferenceMemory> memory_of(const Lowered& lowered, const Scenario& s
         const StageMemoryInput in{s.model,  st.stage,          s.parallelism, s.workload.inference,
                                   s.engine, s.system.chip,     lowered.micro_batch};
         out.push_back(inference_memory(in, st.prefill, st.decode));
+        if (st.stage.index == 0) add_drafter_memory(s, out.back());
     }
     return out;
 }

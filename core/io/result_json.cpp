@@ -46,12 +46,14 @@ Json phase_json(const PhaseReport& p) {
 }
 
 Json summary_json(const InferenceSummary& sum) {
-    return Json{{"ttft_s", sum.ttft_s},
+    Json j{{"ttft_s", sum.ttft_s},
                 {"tpot_s", sum.tpot_s ? Json(*sum.tpot_s) : Json(nullptr)},
                 {"e2e_latency_s", sum.e2e_latency_s},
                 {"output_tokens_per_s", sum.output_tokens_per_s},
                 {"output_tokens_per_s_per_chip", sum.output_tokens_per_s_per_chip},
                 {"prefill_tokens_per_s", sum.prefill_tokens_per_s}};
+    if (sum.tokens_per_step) j["tokens_per_step"] = *sum.tokens_per_step;
+    return j;
 }
 
 }  // namespace

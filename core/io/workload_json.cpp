@@ -34,6 +34,20 @@ PrecisionPlan read_precision_plan(JsonReader& r) {
     return plan;
 }
 
+Speculative read_speculative(JsonReader& r) {
+    Speculative sp;
+    const Json* v = r.optional_value("speculative");
+    if (!v) return sp;
+    JsonReader sr(*v, r.path_of("speculative"));
+    sp.draft_tokens = sr.integer("draft_tokens", 1, 64);
+    sp.acceptance = sr.number("acceptance_rate", 0, 1);
+    if (const Json* draft = sr.optional_value("draft_model")) {
+        sp.draft = std::make_shared<const Model>(parse_model(*draft, sr.path_of("draft_model")));
+    }
+    sr.finish();
+    return sp;
+}
+
 InferenceWorkload read_inference(JsonReader& r) {
     InferenceWorkload w;
     w.batch = r.integer("batch", 1, kMaxBatch);
@@ -41,6 +55,7 @@ InferenceWorkload read_inference(JsonReader& r) {
     w.output_tokens = r.integer("output_tokens", 1, kMaxTokens);
     w.precision = read_precision_plan(r);
     w.flash_attention = r.boolean_or("flash_attention", true);
+    w.speculative = read_speculative(r);
     return w;
 }
 
@@ -112,7 +127,7 @@ Json to_json(const Workload& w) {
                     {"train_tokens", t.train_tokens}};
     }
     const InferenceWorkload& i = w.inference;
-    return Json{{"kind", "inference"},
+    Json j{{"kind", "inference"},
                 {"batch", i.batch},
                 {"input_tokens", i.input_tokens},
                 {"output_tokens", i.output_tokens},
@@ -122,6 +137,11 @@ Json to_json(const Workload& w) {
                   {"activations", std::string(to_string(i.precision.activations))},
                   {"residual", std::string(to_string(i.precision.residual))}}},
                 {"flash_attention", i.flash_attention}};
+    if (i.speculative.on()) {
+        j["speculative"] = {{"draft_tokens", i.speculative.draft_tokens}, {"acceptance_rate", i.speculative.acceptance}};
+        if (i.speculative.draft) j["speculative"]["draft_model"] = to_json(*i.speculative.draft);
+    }
+    return j;
 }
 
 }  // namespace envelope

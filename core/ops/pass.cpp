@@ -10,6 +10,10 @@ Pass decode_pass(int64_t batch, int64_t allocated_tokens) {
     return Pass{batch, 1, Affine{-1.0, 1.0}, 1, allocated_tokens, true};  // cached = L − 1
 }
 
+Pass verify_pass(int64_t batch, int64_t allocated_tokens, int64_t tokens) {
+    return Pass{batch, tokens, Affine{-1.0, 1.0}, tokens, allocated_tokens, true};  // cached = L − 1
+}
+
 Pass training_pass(int64_t batch, int64_t seq_len, int64_t cp) {
     const int64_t local = seq_len / cp;
     const double earlier = static_cast<double>(seq_len - local) / 2;

@@ -27,6 +27,9 @@ struct Pass {
 Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens);
 // Decode step whose new token sits at context length L (it attends over L tokens).
 Pass decode_pass(int64_t batch, int64_t allocated_tokens);
+// The target's check of a speculative draft: `tokens` new tokens per sequence (the k drafts
+// and the token before them), the first at context length L, all with logits.
+Pass verify_pass(int64_t batch, int64_t allocated_tokens, int64_t tokens);
 // A training micro-batch of `batch` sequences of `seq_len` tokens, split over `cp` chips of
 // a context-parallel group: each holds seq_len/cp query tokens that attend, with the
 // load-balanced (zig-zag) split, over (seq_len − seq_len/cp)/2 earlier tokens on average.

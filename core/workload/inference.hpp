@@ -2,9 +2,12 @@
 // An inference workload: one static batch of equal-length requests, prefilled together
 // and then decoded to completion (the "static" mode of shared/validation/FORMAT.md), on
 // each data-parallel replica.
+#include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "common/precision.hpp"
+#include "model/model.hpp"
 
 namespace envelope {
 
@@ -25,12 +28,33 @@ inline Precision default_residual(Precision activations) {
     return bytes_per_element(activations) >= 2 ? activations : Precision::bf16;
 }
 
+// Speculative decoding (Leviathan et al. 2023, arXiv:2211.17192; Chen et al. 2023,
+// arXiv:2302.01318): a drafter proposes draft_tokens tokens one at a time, the target model
+// checks them all in one pass, and each is accepted with probability `acceptance` (taken
+// independent). The drafter is a separate small model, or, without one, a one-layer head on
+// the target (DeepSeek-V3's multi-token prediction, EAGLE, Medusa-style heads).
+struct Speculative {
+    int64_t draft_tokens = 0;             // k; 0: no speculation
+    double acceptance = 0;                // α, per drafted token
+    std::shared_ptr<const Model> draft;   // none: one layer of the target's last group + its head
+
+    bool on() const { return draft_tokens > 0; }
+    // Tokens each target pass yields, the accepted drafts and the target's own token:
+    // E = Σ_{i=0..k} α^i = (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023, eq. 1); k + 1 at α = 1.
+    double tokens_per_step() const {
+        if (!on()) return 1;
+        const double k = static_cast<double>(draft_tokens);
+        return acceptance >= 1 ? k + 1 : (1 - std::pow(acceptance, k + 1)) / (1 - acceptance);
+    }
+};
+
 struct InferenceWorkload {
     int64_t batch = 1;            // concurrent sequences per replica (data-parallel copy)
     int64_t input_tokens = 1;     // prompt length per sequence
     int64_t output_tokens = 1;    // generated tokens per sequence (the first comes from prefill)
     PrecisionPlan precision;
     bool flash_attention = true;  // fused attention kernel: scores never reach HBM
+    Speculative speculative;
 };
 
 }  // namespace envelope
