@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "inference/check.hpp"
 #include "inference/evaluate.hpp"
+#include "inference/serving.hpp"
 #include "parallel/check.hpp"
 #include "training/check.hpp"
 #include "training/evaluate.hpp"
@@ -19,6 +20,7 @@ void check_scenario(const Scenario& s) {
 
 Result evaluate(const Scenario& s) {
     if (s.workload.kind == WorkloadKind::training) return evaluate_training(s);
+    if (s.workload.inference.mode == ServingMode::concurrency) return evaluate_concurrency(s);
     return evaluate_inference(s);
 }
 

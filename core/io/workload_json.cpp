@@ -50,6 +50,7 @@ Speculative read_speculative(JsonReader& r) {
 
 InferenceWorkload read_inference(JsonReader& r) {
     InferenceWorkload w;
+    w.mode = r.choice_or("mode", {"static", "concurrency"}, 0) == 1 ? ServingMode::concurrency : ServingMode::static_batch;
     w.batch = r.integer("batch", 1, kMaxBatch);
     w.input_tokens = r.integer("input_tokens", 1, kMaxTokens);
     w.output_tokens = r.integer("output_tokens", 1, kMaxTokens);
@@ -128,6 +129,7 @@ Json to_json(const Workload& w) {
     }
     const InferenceWorkload& i = w.inference;
     Json j{{"kind", "inference"},
+           {"mode", i.mode == ServingMode::concurrency ? "concurrency" : "static"},
                 {"batch", i.batch},
                 {"input_tokens", i.input_tokens},
                 {"output_tokens", i.output_tokens},

@@ -207,10 +207,10 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     const Json* batch = optional_member(inf, "batch");
     if (mode == "offline_max_throughput" && !batch) {
         c.max_batch = true;
-    } else if (mode != "static" && mode != "offline_max_throughput") {
+    } else if (mode != "static" && mode != "offline_max_throughput" && mode != "concurrency") {
         skip("inference mode \"" + mode + "\" is not modelled yet");
     } else if (!batch) {
-        skip("inference.batch is null in a static run");
+        skip("inference.batch is null in a " + mode + " run");
     }
     const int64_t tp = optional_member(inf, "tp") ? count(inf, "tp", "inference") : 1;
     const int64_t pp = optional_member(inf, "pp") ? count(inf, "pp", "inference") : 1;
@@ -240,7 +240,8 @@ void read_inference(const Json& doc, MeasuredCase& c) {
          {{"tp", tp}, {"pp", pp}, {"dp", c.replicas},
           {"ep", optional_member(inf, "ep") ? count(inf, "ep", "inference") : 1}}},
         {"workload",
-         {{"batch", batch ? count(inf, "batch", "inference") : 1},
+         {{"mode", mode == "concurrency" ? "concurrency" : "static"},
+          {"batch", batch ? count(inf, "batch", "inference") : 1},
           {"input_tokens", count(inf, "input_tokens", "inference")},
           {"output_tokens", count(inf, "output_tokens", "inference")},
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};

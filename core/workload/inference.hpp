@@ -48,7 +48,13 @@ struct Speculative {
     }
 };
 
+// How requests reach the engine: one static batch run to completion, or a closed loop of
+// `batch` clients under continuous batching (each sends its next request when its last
+// one finishes; inference/serving.hpp).
+enum class ServingMode { static_batch, concurrency };
+
 struct InferenceWorkload {
+    ServingMode mode = ServingMode::static_batch;
     int64_t batch = 1;            // concurrent sequences per replica (data-parallel copy)
     int64_t input_tokens = 1;     // prompt length per sequence
     int64_t output_tokens = 1;    // generated tokens per sequence (the first comes from prefill)
