@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "evaluate.hpp"
+#include "inference/fit.hpp"
 #include "io/collective_json.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
@@ -45,6 +46,52 @@ std::string guarded(std::string_view text, Body&& body) {
 }  // namespace
 
 std::string evaluate_json(std::string_view text) { return guarded(text, evaluate_document); }
+
+namespace {
+
+Scenario inference_scenario(const Json& doc, const char* what) {
+    const Scenario s = parse_scenario(doc);
+    check_scenario(s);
+    if (s.workload.kind != WorkloadKind::inference) {
+        throw InputError("workload.kind", std::string(what) + " is for inference; a training result carries "
+                                                              "memory.fit_advice instead");
+    }
+    return s;
+}
+
+Json fit_document(const Json& doc) {
+    const Scenario s = inference_scenario(doc, "fit");
+    const InferenceFit f = inference_fit(s);
+    Json out = {{"ok", true},
+                {"fits", f.fits},
+                {"largest_batch", f.largest_batch},
+                {"longest_context", f.longest_context},
+                {"fewest_chips", nullptr}};
+    if (f.fewest_chips) {
+        out["fewest_chips"] = {{"tp", f.fewest_chips->tp}, {"pp", f.fewest_chips->pp}, {"chips", f.fewest_chips->chips()}};
+    }
+    return out;
+}
+
+Json curve_document(const Json& doc) {
+    const Scenario s = inference_scenario(doc, "the throughput–latency curve");
+    Json points = Json::array();
+    for (const CurvePoint& p : throughput_latency_curve(s)) {
+        points.push_back({{"batch", p.batch},
+                          {"output_tokens_per_s_per_chip", p.output_tokens_per_s_per_chip},
+                          {"output_tokens_per_s_per_user", p.output_tokens_per_s_per_user},
+                          {"ttft_s", p.ttft_s},
+                          {"tpot_s", p.tpot_s},
+                          {"fits", p.fits}});
+    }
+    return {{"ok", true}, {"batch", s.workload.inference.batch}, {"points", std::move(points)}};
+}
+
+}  // namespace
+
+std::string fit_json(std::string_view text) { return guarded(text, fit_document); }
+
+std::string curve_json(std::string_view text) { return guarded(text, curve_document); }
 
 std::string collective_json(std::string_view text) { return guarded(text, collective_document); }
 

@@ -15,6 +15,17 @@ Json evaluate_document(const Json& scenario);
 // {"ok": false, "error": {"path": ..., "message": ...}}.
 std::string evaluate_json(std::string_view scenario_text);
 
+// For an inference scenario, "does it fit?": {"ok": true, "fits", "largest_batch",
+// "longest_context", "fewest_chips": {"tp", "pp", "chips"} | null} (inference/fit.hpp).
+// Never throws.
+std::string fit_json(std::string_view scenario_text);
+
+// For an inference scenario, throughput against per-user speed as the batch grows:
+// {"ok": true, "batch" (the scenario's), "points": [{"batch", "output_tokens_per_s_per_chip",
+// "output_tokens_per_s_per_user", "ttft_s", "tpot_s", "fits"}, ...]} (inference/fit.hpp).
+// Never throws.
+std::string curve_json(std::string_view scenario_text);
+
 // One collective on a system, nccl-tests style (io/collective_json.hpp). Never throws.
 std::string collective_json(std::string_view request_text);
 

@@ -45,6 +45,18 @@ std::string collective(emscripten::val request) {
         "", "collective() takes the request as JSON text (JSON.stringify it first), got " + type));
 }
 
+// fit() and curve(): the scenario as JSON text, like evaluate().
+std::string scenario_call(emscripten::val scenario, const char* what, std::string (*call)(std::string_view)) {
+    if (scenario.isString()) return call(scenario.as<std::string>());
+    const std::string type = scenario.isNull() ? "null" : scenario.typeOf().as<std::string>();
+    return envelope::to_text(envelope::error_json(
+        "", std::string(what) + "() takes the scenario as JSON text (JSON.stringify it first), got " + type));
+}
+
+std::string fit(emscripten::val scenario) { return scenario_call(scenario, "fit", envelope::fit_json); }
+
+std::string curve(emscripten::val scenario) { return scenario_call(scenario, "curve", envelope::curve_json); }
+
 std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
@@ -58,6 +70,8 @@ double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("evaluate", &evaluate);
     emscripten::function("collective", &collective);
+    emscripten::function("fit", &fit);
+    emscripten::function("curve", &curve);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);
     emscripten::function("validation", &validation);

@@ -38,6 +38,8 @@ const char* kUsage =
     "                                     evaluate a scenario (- reads stdin)\n"
     "       envelope validate [--json] CASES.json\n"
     "                                     score the model on measured cases (presets/measured/cases.json)\n"
+    "       envelope fit SCENARIO.json      largest batch and context that fit, fewest chips (inference)\n"
+    "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
     "       envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep [FROM TO [FACTOR]]]\n"
     "                                     predict one collective, nccl-tests style (--json for JSON)\n"
     "       envelope presets [--json]     list built-in presets (--json: full documents)\n"
@@ -103,6 +105,24 @@ int validate(const std::string& name, bool as_json) {
     }
 }
 
+// fit and curve: a scenario in, JSON out (api.hpp).
+int scenario_call(const std::string& name, std::string (*call)(std::string_view)) {
+    std::string text;
+    if (!read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
+        std::cerr << "envelope: cannot read " << name << "\n";
+        return kExitBadInput;
+    }
+    const envelope::Json out = envelope::parse_json_text(call(text));
+    if (!out.value("ok", false)) {
+        const envelope::Json& e = out["error"];
+        const std::string path = e.value("path", "");
+        std::cerr << "envelope: " << name << ": " << (path.empty() ? "" : path + ": ") << e.value("message", "") << "\n";
+        return kExitBadInput;
+    }
+    std::cout << envelope::to_text(out, 2) << "\n";
+    return kExitOk;
+}
+
 int presets(bool as_json) {
     if (as_json) {
         std::cout << envelope::presets_json() << "\n";
@@ -133,6 +153,8 @@ int main(int argc, char** argv) {
     if (cmd == "validate" && argc == 3) return validate(argv[2], false);
     if (cmd == "validate" && argc == 4 && std::string(argv[2]) == "--json") return validate(argv[3], true);
     if (cmd == "validate" && argc == 4 && std::string(argv[3]) == "--json") return validate(argv[2], true);
+    if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
+    if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
     if (cmd == "collective") return envelope::cli::collective_command(argc - 1, argv + 1);
     if (cmd == "presets" && argc == 2) return presets(false);
     if (cmd == "presets" && argc == 3 && std::string(argv[2]) == "--json") return presets(true);

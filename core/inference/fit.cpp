@@ -1,0 +1,113 @@
+#include "inference/fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.hpp"
+#include "../evaluate.hpp"  // the scenario-level evaluate, not inference/evaluate.hpp beside this file
+#include "inference/evaluate.hpp"
+#include "inference/max_batch.hpp"
+#include "io/schema_limits.hpp"
+
+namespace envelope {
+
+namespace {
+
+bool holds(const Scenario& s) {
+    for (const InferenceMemory& m : inference_memory_of(s)) {
+        if (!m.fits) return false;
+    }
+    return true;
+}
+
+// The longest input + output (output kept as given, at least 1 prompt token) whose memory
+// fits; memory grows with the context, so bisect.
+int64_t longest_context(Scenario s) {
+    InferenceWorkload& w = s.workload.inference;
+    const int64_t out = w.output_tokens;
+    const auto fits_with = [&](int64_t context) {
+        w.input_tokens = context - out;
+        return holds(s);
+    };
+    if (!fits_with(out + 1)) return 0;
+    int64_t lo = out + 1, hi = limits::kMaxTokens;
+    if (fits_with(hi)) return hi;
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        (fits_with(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+bool valid(const Scenario& s) {
+    try {
+        check_scenario(s);
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
+// TP doubles up to the innermost level's chips, then PP doubles, one replica; the first
+// valid mapping that holds the batch.
+std::optional<Parallelism> fewest_chips(const Scenario& base) {
+    const int64_t inner = base.system.network.levels.empty() ? 1 : base.system.network.levels.front().size;
+    for (int64_t pp = 1; pp <= base.system.count; pp *= 2) {
+        for (int64_t tp = 1; tp <= std::min(inner, base.system.count / pp); tp *= 2) {
+            Scenario s = base;
+            s.parallelism.tp = tp;
+            s.parallelism.pp = pp;
+            s.parallelism.dp = 1;
+            s.parallelism.ep = 1;
+            s.parallelism.micro_batches = 0;
+            s.parallelism.stage_layers.clear();
+            if (valid(s) && holds(s)) return s.parallelism;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+InferenceFit inference_fit(const Scenario& s) {
+    InferenceFit f;
+    f.fits = holds(s);
+    f.largest_batch = largest_batch_that_fits(s);
+    f.longest_context = longest_context(s);
+    f.fewest_chips = fewest_chips(s);
+    return f;
+}
+
+std::vector<CurvePoint> throughput_latency_curve(const Scenario& s, int points) {
+    const int64_t own = s.workload.inference.batch;
+    const int64_t top = std::clamp<int64_t>(std::max(largest_batch_that_fits(s), own), 1, std::max<int64_t>(own, 4096));
+    std::vector<int64_t> batches;
+    const int n = std::max(points, 2);
+    for (int i = 0; i < n; ++i) {
+        const double b = std::pow(static_cast<double>(top), static_cast<double>(i) / (n - 1));
+        batches.push_back(std::clamp<int64_t>(std::llround(b), 1, top));
+    }
+    batches.push_back(own);
+    std::sort(batches.begin(), batches.end());
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+
+    std::vector<CurvePoint> out;
+    out.reserve(batches.size());
+    for (int64_t b : batches) {
+        Scenario at = s;
+        at.workload.inference.batch = b;
+        at.parallelism.micro_batches = std::min(at.parallelism.micro_batches, b);
+        const Result r = evaluate(at);
+        CurvePoint p;
+        p.batch = b;
+        p.output_tokens_per_s_per_chip = r.summary.output_tokens_per_s_per_chip;
+        p.ttft_s = r.summary.ttft_s;
+        p.tpot_s = r.summary.tpot_s.value_or(0.0);
+        p.output_tokens_per_s_per_user = p.tpot_s > 0 ? 1 / p.tpot_s : 0.0;
+        p.fits = r.memory.fits;
+        out.push_back(p);
+    }
+    return out;
+}
+
+}  // namespace envelope

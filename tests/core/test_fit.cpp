@@ -1,0 +1,90 @@
+// "Does it fit?" for inference and the throughput–latency curve (inference/fit.hpp).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "api.hpp"
+#include "evaluate.hpp"
+#include "fixtures.hpp"
+#include "inference/evaluate.hpp"
+#include "inference/fit.hpp"
+#include "io/json_parse.hpp"
+#include "io/scenario_json.hpp"
+
+using namespace envelope;
+
+namespace {
+
+Scenario from(const char* text) {
+    Scenario s = parse_scenario(parse_json_text(text));
+    check_scenario(s);
+    return s;
+}
+
+bool holds(Scenario s) {
+    for (const InferenceMemory& m : inference_memory_of(s)) {
+        if (!m.fits) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("Llama-3.1-70B in bf16 needs two H100s: 141 GB of weights, 85.5 GB a chip") {
+    const Scenario s = from(R"({"model": "llama-3.1-70b", "system": {"preset": "dgx-h100"}, "parallelism": {"tp": 1, "dp": 1},
+        "workload": {"kind": "inference", "batch": 1, "input_tokens": 1000, "output_tokens": 100, "precision": "bf16"}})");
+    const InferenceFit f = inference_fit(s);
+    CHECK_FALSE(f.fits);
+    CHECK(f.largest_batch == 0);
+    CHECK(f.longest_context == 0);
+    REQUIRE(f.fewest_chips);
+    CHECK(f.fewest_chips->tp == 2);  // 70.6 GB of weights each
+    CHECK(f.fewest_chips->pp == 1);
+}
+
+TEST_CASE("the longest context is the edge of what fits") {
+    Scenario s = test::tiny_scenario(1, 4, 100, 28);
+    s.system.chip.hbm_gb = 0.2;
+    const InferenceFit f = inference_fit(s);
+    REQUIRE(f.longest_context > 128);
+    Scenario edge = s;
+    edge.workload.inference.input_tokens = f.longest_context - 28;
+    CHECK(holds(edge));
+    edge.workload.inference.input_tokens += 1;
+    CHECK_FALSE(holds(edge));
+    CHECK(f.fits);
+    REQUIRE(f.fewest_chips);
+    CHECK(f.fewest_chips->chips() == 1);
+}
+
+TEST_CASE("the curve: more batch, more tokens per chip, fewer per user; the chosen batch is on it") {
+    const Scenario s = from(R"({"model": "llama-3.1-8b", "system": {"preset": "dgx-h100", "count": 1},
+        "workload": {"kind": "inference", "batch": 24, "input_tokens": 1000, "output_tokens": 200, "precision": "fp8"}})");
+    const std::vector<CurvePoint> curve = throughput_latency_curve(s);
+    REQUIRE(curve.size() >= 32);
+    CHECK(curve.size() <= 65);
+    CHECK(curve.front().batch == 1);
+    bool chosen = false;
+    for (std::size_t i = 0; i < curve.size(); ++i) {
+        chosen = chosen || curve[i].batch == 24;
+        if (i == 0) continue;
+        CHECK(curve[i].batch > curve[i - 1].batch);
+        CHECK(curve[i].output_tokens_per_s_per_chip > curve[i - 1].output_tokens_per_s_per_chip);
+        CHECK(curve[i].output_tokens_per_s_per_user < curve[i - 1].output_tokens_per_s_per_user);
+    }
+    CHECK(chosen);
+    // The point at the chosen batch is the scenario's own evaluation.
+    for (const CurvePoint& p : curve) {
+        if (p.batch == 24) CHECK(p.tpot_s == doctest::Approx(*evaluate(s).summary.tpot_s));
+    }
+}
+
+TEST_CASE("fit and curve answer JSON, and refuse training scenarios naming the field") {
+    const std::string train = R"({"model": "llama-3-8b", "system": "dgx-h100", "workload": {"kind": "training",
+        "seq_len": 1024, "global_batch": 8, "micro_batch": 1, "precision": "bf16"}})";
+    const Json f = parse_json_text(fit_json(train));
+    CHECK(f["ok"] == false);
+    CHECK(f["error"]["path"] == "workload.kind");
+    const Json c = parse_json_text(curve_json("{"));
+    CHECK(c["ok"] == false);
+}
