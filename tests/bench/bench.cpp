@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "api.hpp"
 #include "evaluate.hpp"
 #include "inference/evaluate.hpp"
 #include "io/result_json.hpp"
@@ -122,6 +123,28 @@ int main() {
     std::printf("\nsweep: %zu configurations in %.2f ms = %.0f evaluations/s (%.2f us each)\n", grid.size(),
                 sweep_s * 1e3, static_cast<double>(grid.size()) / sweep_s,
                 sweep_s / static_cast<double>(grid.size()) * 1e6);
+
+    // The calls that take many evaluations (issue 9): fit and the 64-point curve, and the
+    // long-generation and speculative cases that must cost what a short one does.
+    {
+        const std::string scenario = to_text(*find_preset(PresetKind::scenario, "llama2-70b-dgx-h100-tp8"));
+        const double fit_s = median_seconds([&] { g_sink = g_sink + static_cast<double>(fit_json(scenario).size()); }, 15, 0.02);
+        const double curve_s =
+            median_seconds([&] { g_sink = g_sink + static_cast<double>(curve_json(scenario).size()); }, 15, 0.02);
+        std::printf("\nfit() %.2f ms, curve() %.2f ms (64 points) on llama2-70b-dgx-h100-tp8\n", fit_s * 1e3, curve_s * 1e3);
+        for (int64_t out : {100, 100000}) {
+            for (int64_t batch : {1, 4096}) {
+                Scenario s = base;
+                s.workload.inference.output_tokens = out;
+                s.workload.inference.batch = batch;
+                s.workload.inference.speculative.draft_tokens = 4;
+                s.workload.inference.speculative.acceptance = 0.8;
+                const double t = median_seconds([&] { g_sink = g_sink + evaluate_inference(s).summary.e2e_latency_s; }, 15, 0.02);
+                std::printf("  speculative k=4, batch %5lld, %6lld tokens out: %.2f us\n", static_cast<long long>(batch),
+                            static_cast<long long>(out), t * 1e6);
+            }
+        }
+    }
 
     // Hostile documents (issue 5): the parser's limits keep every one linear in its size.
     // Each is timed through the public entry point (parse, then the error value).

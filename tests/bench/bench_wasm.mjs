@@ -52,3 +52,13 @@ for (const [key, doc] of Object.entries(scenarios)) {
   const fullMs = medianMs(() => JSON.parse(mod.evaluate(text)));
   console.log(`${key.padEnd(30)} ${(evalMs * 1000).toFixed(1).padStart(9)} us ${(fullMs * 1000).toFixed(1).padStart(11)} us`);
 }
+
+// The calls that take many evaluations: fit() and the 64-point throughput–latency curve the
+// page draws after each inference evaluation (issue 9: well under 5 ms in wasm).
+{
+  const text = JSON.stringify(scenarios['llama2-70b-dgx-h100-tp8']);
+  for (let i = 0; i < 20; i++) mod.curve(text);  // warm-up
+  const fitMs = medianMs(() => JSON.parse(mod.fit(text)));
+  const curveMs = medianMs(() => JSON.parse(mod.curve(text)));
+  console.log(`\nfit() ${fitMs.toFixed(3)} ms, curve() ${curveMs.toFixed(3)} ms (64 points, with JSON.parse) on llama2-70b-dgx-h100-tp8`);
+}
