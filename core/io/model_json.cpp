@@ -103,7 +103,7 @@ Model parse_model(const Json& value, const std::string& path) {
     m.source = r.string_or("source", "");
     r.string_or("notes", "");
     m.hidden = r.integer("hidden", 1, kMaxWidth);
-    m.vocab = r.integer("vocab", 1, kMaxVocab);
+    m.vocab = r.integer("vocab", 0, kMaxVocab);  // 0: layers alone, no embedding or head
     m.tied_embeddings = r.boolean_or("tied_embeddings", false);
     m.max_seq_len = r.integer_or("max_seq_len", 0, kMaxTokens, 0);
 

@@ -35,7 +35,7 @@ ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& gro
     if (embedding) p.embedding = matrix;
     if (head) {
         p.lm_head = m.tied_embeddings && embedding ? 0.0 : matrix;
-        p.final_norm = norm_vector_params(m.final_norm, m.hidden);
+        p.final_norm = m.vocab > 0 ? norm_vector_params(m.final_norm, m.hidden) : 0.0;  // none without a head
     }
     return p;
 }

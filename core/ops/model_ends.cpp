@@ -13,8 +13,11 @@ int64_t vocab_shard(const Model& m, int64_t tp) { return (m.vocab + tp - 1) / tp
 
 }  // namespace
 
+// A model without a vocabulary (vocab = 0) is a stack of layers measured alone (a layer-level
+// benchmark): no embedding, final norm or LM head.
 void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
     const Model& m = in.model;
+    if (m.vocab == 0) return;
     const PrecisionPlan& pr = in.precision;
     const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
     const double h = static_cast<double>(m.hidden);
@@ -43,6 +46,7 @@ void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
 
 void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
     const Model& m = in.model;
+    if (m.vocab == 0) return;
     const PrecisionPlan& pr = in.precision;
     const double logit_tokens = static_cast<double>(in.pass.batch * in.pass.logit_tokens);
     const double h = static_cast<double>(m.hidden);

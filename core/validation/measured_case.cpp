@@ -120,13 +120,12 @@ Json system_of(const Json& hw, int64_t count) {
 
 Json model_of(const Json& m) {
     if (!m.is_object()) skip("the case has no model");
-    if (!optional_member(m, "vocab")) {
-        skip("a layer-level benchmark (no embedding or LM head) is not modelled yet");
-    }
     Json out = {{"name", text(m, "name", "model")}};
-    for (const char* key : {"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab"}) {
+    for (const char* key : {"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn"}) {
         out[key] = count(m, key, "model");
     }
+    // No vocabulary: a layer-level benchmark, the layers alone (no embedding, final norm or head).
+    out["vocab"] = optional_member(m, "vocab") ? count(m, "vocab", "model") : 0;
     const Json& gated = member(m, "gated_ffn", "model");
     if (!gated.is_boolean()) skip("model.gated_ffn is not true or false");
     out["gated_ffn"] = gated;

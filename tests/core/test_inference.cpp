@@ -148,3 +148,20 @@ TEST_CASE("warnings: memory overflow, context beyond training, idle chips") {
     CHECK(r.warnings[1].find("does not fit") != std::string::npos);
     CHECK(r.warnings[2].find("7 of 8 chips are idle") != std::string::npos);
 }
+
+TEST_CASE("a model without a vocabulary is its layers alone: no embedding, final norm or LM head") {
+    Scenario s = test::tiny_scenario(1, 1, 16, 4);
+    s.model.vocab = 0;
+    const Result r = evaluate_inference(s);
+    for (const PhaseReport& phase : r.phases) {
+        for (const OpReport& o : phase.ops) {
+            CHECK(std::string(o.name) != "embedding");
+            CHECK(std::string(o.name) != "final_norm");
+            CHECK(std::string(o.name) != "lm_head");
+        }
+    }
+    // Two layers of 1024·1536 + 1024·1024 + 1024·8192 + 4096·1024 weights and two norms of
+    // 1024 = 15,206,400 parameters each, in bf16; no final norm.
+    CHECK(count_params(s.model).total() == 2 * 15'206'400);
+    CHECK(r.memory.weights_bytes == doctest::Approx(2 * 2 * 15'206'400));
+}

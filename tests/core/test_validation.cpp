@@ -133,12 +133,13 @@ TEST_CASE("a file of cases: every case scored or skipped — a non-array is one 
 TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds only tighten)") {
     const ValidationReport r = validate_cases(measured_document("cases"));
     const auto kind = [&](const char* k) { return r.by_kind.at(k); };
-    // Reached on 2026-11-30 (see the closing notes): inference 18.7% MAPE over 76 cases,
-    // worst 77%; collectives 8.0% over the 31 inside one node, 15.7% over all 36 with the
+    // Reached on 2026-11-30 (see the closing notes): inference 18.7% MAPE over 78 cases (the
+    // two layer-level benchmarks scored since vocab 0 is a stack of layers), worst 77%;
+    // collectives 8.0% over the 31 inside one node, 15.7% over all 36 with the
     // multi-node ones (their 1 MiB points on cloud fabrics are +115% and +178%);
     // GEMMs 2.5% over 16.
-    CHECK(r.cases.size() >= 196);
-    CHECK(kind("inference").scored >= 76);
+    CHECK(r.cases.size() >= 198);
+    CHECK(kind("inference").scored >= 78);
     CHECK(kind("inference").mape <= 0.19);
     CHECK(kind("inference").worst <= 0.80);
     CHECK(kind("collective").scored >= 36);
@@ -163,7 +164,7 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(kind("training").scored >= 64);
     CHECK(r.by_metric.at("training/step_time_s").mape <= 0.13);
     CHECK(kind("memory").mape <= 0.17);
-    CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.22);
+    CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.21);
 }
 
 TEST_CASE("training results get the error band of the training cases, as a ratio on the step time") {
