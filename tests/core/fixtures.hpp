@@ -1,7 +1,10 @@
 #pragma once
 // Small, round-numbered inputs whose results can be worked out by hand.
+#include <string>
 #include <vector>
 
+#include "common/error.hpp"
+#include "evaluate.hpp"
 #include "hardware/system.hpp"
 #include "model/model.hpp"
 #include "ops/op.hpp"
@@ -71,6 +74,16 @@ inline Scenario tiny_scenario(int64_t tp, int64_t batch, int64_t input, int64_t 
 inline Spans spans_of(const Scenario& s, const Op& op) {
     if (op.cls != OpClass::collective) return {};
     return place(s.parallelism, s.system.network).of(op.dim).spans;
+}
+
+// The path of the field check_scenario names for s, or "no error".
+inline std::string error_path(const Scenario& s) {
+    try {
+        check_scenario(s);
+    } catch (const InputError& e) {
+        return e.path();
+    }
+    return "no error";
 }
 
 // The scenario's only pipeline stage (pp = 1): the whole model.

@@ -31,14 +31,6 @@ Scenario offloaded(int zero, OffloadTarget optimizer, OffloadTarget parameters) 
     return s;
 }
 
-std::string error_path(const Scenario& s) {
-    try {
-        check_scenario(s);
-    } catch (const InputError& e) {
-        return e.path();
-    }
-    return "no error";
-}
 
 }  // namespace
 
@@ -80,13 +72,13 @@ TEST_CASE("offloaded parameters: each pass fetches the shard over the host link 
 }
 
 TEST_CASE("offload checks name the field") {
-    CHECK(error_path(offloaded(0, OffloadTarget::cpu, OffloadTarget::none)) == "workload.offload.optimizer");
-    CHECK(error_path(offloaded(2, OffloadTarget::none, OffloadTarget::cpu)) == "workload.offload.parameters");
+    CHECK(test::error_path(offloaded(0, OffloadTarget::cpu, OffloadTarget::none)) == "workload.offload.optimizer");
+    CHECK(test::error_path(offloaded(2, OffloadTarget::none, OffloadTarget::cpu)) == "workload.offload.parameters");
     Scenario s = offloaded(1, OffloadTarget::cpu, OffloadTarget::none);
     s.system.host = HostResources{};
-    CHECK(error_path(s) == "system.host.link_gbps");
+    CHECK(test::error_path(s) == "system.host.link_gbps");
     s = offloaded(3, OffloadTarget::nvme, OffloadTarget::none);
-    CHECK(error_path(s) == "system.host.nvme_gbps");
+    CHECK(test::error_path(s) == "system.host.nvme_gbps");
 }
 
 TEST_CASE("a step that does not fit names the first change that makes it fit") {

@@ -23,14 +23,6 @@ Scenario speculating(int64_t k, double alpha) {
     return s;
 }
 
-std::string error_path(const Scenario& s) {
-    try {
-        check_scenario(s);
-    } catch (const InputError& e) {
-        return e.path();
-    }
-    return "no error";
-}
 
 }  // namespace
 
@@ -82,7 +74,7 @@ TEST_CASE("speculation checks name the field") {
     Scenario s = speculating(2, 0.5);
     s.system = test::round_system(2);
     s.parallelism.pp = 2;
-    CHECK(error_path(s) == "workload.speculative");
+    CHECK(test::error_path(s) == "workload.speculative");
     s = speculating(2, 0.5);
     s.system = test::round_system(16);
     s.parallelism.tp = 8;
@@ -90,5 +82,5 @@ TEST_CASE("speculation checks name the field") {
     draft->groups[0].layer.attention.heads = 4;  // TP 8 cannot split 4 heads
     draft->groups[0].layer.attention.kv_heads = 4;
     s.workload.inference.speculative.draft = draft;
-    CHECK(error_path(s) == "workload.speculative.draft_model");
+    CHECK(test::error_path(s) == "workload.speculative.draft_model");
 }
