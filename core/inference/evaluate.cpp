@@ -40,7 +40,7 @@ Lowered lower_inference(const Scenario& s) {
     out.micro_batches = micro_batches_of(s);
     out.micro_batch = (w.batch + out.micro_batches - 1) / out.micro_batches;
     const int64_t allocated = w.input_tokens + w.output_tokens;
-    const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated);
+    const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated, w.cached_prompt_tokens());
     const Speculative& sp = w.speculative;
     const Pass decode = sp.on() ? verify_pass(out.micro_batch, allocated, sp.draft_tokens + 1)
                                 : decode_pass(out.micro_batch, allocated);

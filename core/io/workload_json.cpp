@@ -57,6 +57,7 @@ InferenceWorkload read_inference(JsonReader& r) {
     w.precision = read_precision_plan(r);
     w.flash_attention = r.boolean_or("flash_attention", true);
     w.speculative = read_speculative(r);
+    w.prefix_cache_hit = r.number_or("prefix_cache_hit", 0, 0.999999, 0);
     return w;
 }
 
@@ -139,6 +140,7 @@ Json to_json(const Workload& w) {
                   {"activations", std::string(to_string(i.precision.activations))},
                   {"residual", std::string(to_string(i.precision.residual))}}},
                 {"flash_attention", i.flash_attention}};
+    if (i.prefix_cache_hit > 0) j["prefix_cache_hit"] = i.prefix_cache_hit;
     if (i.speculative.on()) {
         j["speculative"] = {{"draft_tokens", i.speculative.draft_tokens}, {"acceptance_rate", i.speculative.acceptance}};
         if (i.speculative.draft) j["speculative"]["draft_model"] = to_json(*i.speculative.draft);

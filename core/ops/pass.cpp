@@ -2,8 +2,9 @@
 
 namespace envelope {
 
-Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens) {
-    return Pass{batch, input_tokens, constant(0.0), 1, allocated_tokens, false};
+Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens, int64_t cached_tokens) {
+    return Pass{batch, input_tokens - cached_tokens, constant(static_cast<double>(cached_tokens)), 1, allocated_tokens,
+                false};
 }
 
 Pass decode_pass(int64_t batch, int64_t allocated_tokens) {

@@ -24,7 +24,9 @@ struct Pass {
     bool training = false;
 };
 
-Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens);
+// The prompt's first `cached_tokens` are already in the KV cache (a prefix-cache hit): only
+// the rest are computed, attending over all of them.
+Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens, int64_t cached_tokens = 0);
 // Decode step whose new token sits at context length L (it attends over L tokens).
 Pass decode_pass(int64_t batch, int64_t allocated_tokens);
 // The target's check of a speculative draft: `tokens` new tokens per sequence (the k drafts

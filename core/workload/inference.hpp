@@ -61,6 +61,15 @@ struct InferenceWorkload {
     PrecisionPlan precision;
     bool flash_attention = true;  // fused attention kernel: scores never reach HBM
     Speculative speculative;
+    // Share of each prompt already in the KV cache when it arrives (prefix caching: a shared
+    // system prompt, a conversation's earlier turns); prefill computes only the rest.
+    double prefix_cache_hit = 0;
+
+    // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.
+    int64_t cached_prompt_tokens() const {
+        const auto cached = static_cast<int64_t>(prefix_cache_hit * static_cast<double>(input_tokens));
+        return cached < input_tokens ? cached : input_tokens - 1;
+    }
 };
 
 }  // namespace envelope

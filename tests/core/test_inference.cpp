@@ -165,3 +165,27 @@ TEST_CASE("a model without a vocabulary is its layers alone: no embedding, final
     CHECK(count_params(s.model).total() == 2 * 15'206'400);
     CHECK(r.memory.weights_bytes == doctest::Approx(2 * 2 * 15'206'400));
 }
+
+TEST_CASE("a prefix-cache hit: prefill computes the rest of the prompt, attending over all of it") {
+    // 100 prompt tokens, half cached: 50 computed, each attending over the 50 cached and the
+    // new ones up to itself: 50·50 + 50·51/2 = 3775 pairs per head (5050 without the cache).
+    Scenario s = test::tiny_scenario(1, 1, 100, 2);
+    const Result full = evaluate_inference(s);
+    s.workload.inference.prefix_cache_hit = 0.5;
+    const Result hit = evaluate_inference(s);
+    const auto flops = [](const Result& r, const char* name) {
+        for (const OpReport& o : r.phase("prefill").ops) {
+            if (std::string(o.name) == name) return o.flops;
+        }
+        return -1.0;
+    };
+    CHECK(flops(hit, "attention") == doctest::Approx(4.0 * 8 * 128 * 3775));
+    CHECK(flops(full, "attention") == doctest::Approx(4.0 * 8 * 128 * 5050));
+    CHECK(flops(hit, "qkv_proj") == doctest::Approx(flops(full, "qkv_proj") / 2));  // half the tokens
+    CHECK(hit.summary.ttft_s < full.summary.ttft_s);
+    // The decode steps and the cache are the same: the whole prompt is in it either way.
+    CHECK(*hit.summary.tpot_s == doctest::Approx(*full.summary.tpot_s));
+    CHECK(hit.memory.kv_cache_bytes == doctest::Approx(full.memory.kv_cache_bytes));
+    s.workload.inference.prefix_cache_hit = 0.9999;  // never all of it: the last token is computed
+    CHECK(s.workload.inference.cached_prompt_tokens() == 99);
+}
