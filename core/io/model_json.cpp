@@ -14,7 +14,7 @@ using namespace limits;
 namespace {
 
 constexpr const char* kLayerFields[] = {"layers",    "heads",       "kv_heads", "head_dim",
-                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window", "mla"};
+                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window", "mla", "parallel_block"};
 
 // A mixture of experts: {"experts", "top_k", "expert_ffn", "shared_experts"}.
 MoeSpec read_moe(const Json& v, const std::string& path) {
@@ -65,6 +65,7 @@ LayerSpec read_layer(JsonReader& r) {
     if (const Json* moe = r.optional_value("moe")) l.ffn.moe = read_moe(*moe, r.path_of("moe"));
     l.norm = read_norm(r);
     l.linear_bias = r.boolean_or("linear_bias", false);
+    l.parallel_block = r.boolean_or("parallel_block", false);
     return l;
 }
 
@@ -91,6 +92,7 @@ void write_layer(const LayerSpec& l, Json& out) {
     }
     out["norm"] = to_string(l.norm);
     out["linear_bias"] = l.linear_bias;
+    if (l.parallel_block) out["parallel_block"] = true;
 }
 
 }  // namespace

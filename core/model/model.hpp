@@ -75,6 +75,10 @@ struct LayerSpec {
     FfnSpec ffn;
     NormKind norm = NormKind::rmsnorm;
     bool linear_bias = false;   // biases on every linear layer (GPT-2/3 style)
+    // Attention and MLP side by side on the layer's input, summed into the residual once (GPT-J,
+    // Falcon; Wang & Komatsuzaki 2021): one TP reduction per layer instead of two. Each branch
+    // keeps its own norm (Falcon-40B/180B's two layer norms).
+    bool parallel_block = false;
 };
 
 struct LayerGroup {

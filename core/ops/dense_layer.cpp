@@ -233,9 +233,13 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
         lower_attention(in, s, layers, layer.attention, out);
     }
     out.push_back(gemm(proj, proj.n));
-    add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
-    out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
-                                pr.residual));
+    // A parallel block (GPT-J, Falcon) feeds the MLP the layer's input too: the attention's
+    // partial sums wait for the MLP's, and one reduction and one residual add take both.
+    if (!layer.parallel_block) {
+        add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
+        out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
+                                    pr.residual));
+    }
 
     out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
@@ -246,8 +250,10 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
         lower_mlp(in, layer.ffn.gated, MlpNames{"mlp_gate", "mlp_act"}, s.up, s.down, layers, tokens, out);
     }
     add_tp_reduction(in, "mlp_allreduce", "mlp_reducescatter", layers, buffer, out);
-    out.push_back(build::vector("mlp_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
-                                pr.residual));
+    // x + attention + MLP in a parallel block (2 FLOPs an element), x + MLP otherwise.
+    const double inputs = layer.parallel_block ? 3 : 2;
+    out.push_back(build::vector("mlp_residual", layers, inputs * stream, stream,
+                                (inputs - 1) * elementwise_flops::kResidualAdd, pr.residual));
     for (std::size_t i = first; i < out.size(); ++i) out[i].layer = true;
 }
 

@@ -189,3 +189,24 @@ TEST_CASE("a prefix-cache hit: prefill computes the rest of the prompt, attendin
     s.workload.inference.prefix_cache_hit = 0.9999;  // never all of it: the last token is computed
     CHECK(s.workload.inference.cached_prompt_tokens() == 99);
 }
+
+TEST_CASE("a parallel block reduces once per layer and adds both branches to the residual at once") {
+    Scenario s = test::tiny_scenario(2, 1, 16, 2);
+    const Result sequential = evaluate_inference(s);
+    s.model.groups[0].layer.parallel_block = true;
+    const Result parallel = evaluate_inference(s);
+    const auto find = [](const Result& r, const char* name) -> const OpReport* {
+        for (const OpReport& o : r.phase("prefill").ops) {
+            if (std::string(o.name) == name) return &o;
+        }
+        return nullptr;
+    };
+    CHECK(find(sequential, "attn_allreduce") != nullptr);
+    CHECK(find(parallel, "attn_allreduce") == nullptr);   // the attention's partial sums wait
+    CHECK(find(parallel, "attn_residual") == nullptr);
+    REQUIRE(find(parallel, "mlp_allreduce") != nullptr);
+    // x + attention + MLP: three [16 × 1024] bf16 streams read, one written.
+    CHECK(find(parallel, "mlp_residual")->bytes_read == doctest::Approx(3.0 * 16 * 1024 * 2));
+    CHECK(parallel.summary.ttft_s < sequential.summary.ttft_s);
+    CHECK(count_params(s.model).total() == doctest::Approx(sequential.summary.params));  // the same weights
+}
