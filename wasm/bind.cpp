@@ -5,6 +5,10 @@
 //                                  argument whatsoever; it never throws
 //   collective(request) -> string  one collective on a system, nccl-tests style
 //                                  (core/io/collective_json.hpp), same contract
+//   importHf(config, name) -> string   a Hugging Face config.json (text) as a model
+//                                  document (core/io/hf_config.hpp): {"ok", "model",
+//                                  "notes", "params", "active_params"}; name: a string, or
+//                                  undefined/null for the config's own; same contract
 //   presets()          -> string   all presets as JSON text
 //   validation()       -> string   the model scored on the bundled measured cases
 //   version()          -> string
@@ -21,6 +25,7 @@
 #include <string>
 
 #include "api.hpp"
+#include "io/hf_config.hpp"
 #include "io/json.hpp"
 #include "io/result_json.hpp"
 #include "version.hpp"
@@ -43,6 +48,23 @@ std::string collective(emscripten::val request) {
     const std::string type = request.isNull() ? "null" : request.typeOf().as<std::string>();
     return envelope::to_text(envelope::error_json(
         "", "collective() takes the request as JSON text (JSON.stringify it first), got " + type));
+}
+
+std::string import_hf(emscripten::val config, emscripten::val name) {
+    const auto type_of = [](const emscripten::val& v) {
+        return v.isNull() ? std::string("null") : v.typeOf().as<std::string>();
+    };
+    if (!config.isString()) {
+        return envelope::to_text(envelope::error_json(
+            "", "importHf() takes the config.json as text (its file's contents), got " + type_of(config)));
+    }
+    std::string model_name;
+    if (name.isString()) {
+        model_name = name.as<std::string>();
+    } else if (!name.isUndefined() && !name.isNull()) {
+        return envelope::to_text(envelope::error_json("", "importHf() takes the name as a string, got " + type_of(name)));
+    }
+    return envelope::import_hf_config_json(config.as<std::string>(), model_name);
 }
 
 // fit() and curve(): the scenario as JSON text, like evaluate().
@@ -72,6 +94,7 @@ EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("collective", &collective);
     emscripten::function("fit", &fit);
     emscripten::function("curve", &curve);
+    emscripten::function("importHf", &import_hf);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);
     emscripten::function("validation", &validation);

@@ -9,6 +9,9 @@
 //   envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep ...] [--json]
 //                                   predict one collective like nccl-tests measures it
 //                                   (cli/collective_command.cpp)
+//   envelope import-hf CONFIG.json [--name NAME]
+//                                   a Hugging Face config.json as a model document
+//                                   (cli/import_hf_command.cpp)
 //   envelope presets [--json]       list the built-in presets
 //   envelope --version | --help
 //
@@ -21,6 +24,7 @@
 
 #include "api.hpp"
 #include "cli/collective_command.hpp"
+#include "cli/import_hf_command.hpp"
 #include "common/error.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -42,6 +46,8 @@ const char* kUsage =
     "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
     "       envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep [FROM TO [FACTOR]]]\n"
     "                                     predict one collective, nccl-tests style (--json for JSON)\n"
+    "       envelope import-hf CONFIG.json [--name NAME]\n"
+    "                                     a Hugging Face config.json as a model document\n"
     "       envelope presets [--json]     list built-in presets (--json: full documents)\n"
     "       envelope --version\n";
 
@@ -156,6 +162,7 @@ int main(int argc, char** argv) {
     if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
     if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
     if (cmd == "collective") return envelope::cli::collective_command(argc - 1, argv + 1);
+    if (cmd == "import-hf") return envelope::cli::import_hf_command(argc - 1, argv + 1);
     if (cmd == "presets" && argc == 2) return presets(false);
     if (cmd == "presets" && argc == 3 && std::string(argv[2]) == "--json") return presets(true);
     if (cmd == "--version" && argc == 2) {
