@@ -56,6 +56,7 @@ test('a training link: every setting round-trips, the framework options only whe
   assert.deepEqual(state.workload, {
     seq_len: 2048, global_batch: 96, micro_batch: 3, recompute: 'selective', precision: 'fp8', flash_attention: false,
     dropout: true, overlap_grad_reduce: false, overlap_param_gather: true, tp_comm_overlap: true, train_tokens: 1e12,
+    offload_optimizer: 'none', offload_parameters: 'none', // not in the link: the default
   });
   assert.equal(toHash(state, presets), hash.replace('tokens=1e12', 'tokens=1000000000000'));
   assert.equal(state.view.table, 'backward');

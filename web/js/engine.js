@@ -1,6 +1,9 @@
 // Loads the WebAssembly engine and wraps it in a small object API:
 //   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
 //   engine.collective(request) -> nccl-tests-like points;  engine.validation() -> scored cases
+//   engine.fit(scenario), engine.curve(scenario) -> an inference scenario's fit answer and
+//     throughput–latency curve
+//   engine.importHf(configText) -> {ok, model, notes} from a Hugging Face config.json
 import { ENGINE_DIR } from './build-info.js';
 import { scenarioText } from './scenario.js';
 
@@ -42,10 +45,26 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     evaluate(scenario) {
       return JSON.parse(mod.evaluate(scenarioText(scenario)));
     },
+    // Does an inference scenario fit, and what would: {ok, fits, largest_batch, longest_context,
+    // fewest_chips: {tp, pp, chips} | null} (as `envelope fit`; tens of memory evaluations).
+    fit(scenario) {
+      return JSON.parse(mod.fit(scenarioText(scenario)));
+    },
+    // Up to 64 batches from 1 to the largest that fits, each evaluated whole: {ok, batch,
+    // points: [{batch, output_tokens_per_s_per_chip, output_tokens_per_s_per_user, ttft_s,
+    // tpot_s, fits}]} (as `envelope curve`; a few milliseconds, more for big models).
+    curve(scenario) {
+      return JSON.parse(mod.curve(scenarioText(scenario)));
+    },
     // One collective on a system, nccl-tests style: {system, op, chips, bytes | sweep}
     // (as `envelope collective --json`).
     collective(request) {
       return JSON.parse(mod.collective(scenarioText(request)));
+    },
+    // A Hugging Face config.json, as its text (what the person pasted or dropped), as a model
+    // document and notes (as `envelope import-hf`); the name is the config's own.
+    importHf(text) {
+      return JSON.parse(mod.importHf(String(text), null));
     },
     // The model scored on the bundled measured cases (as `envelope validate --json`).
     // Computed once: the cases do not change while the page is open.

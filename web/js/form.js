@@ -1,12 +1,16 @@
 // The inputs panel: fills the controls from the presets, shows a state, and turns every
 // edit into a new state. It never evaluates anything itself.
 import { h, $ } from './dom.js';
-import { ARCH_FIELDS, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario, modelFields, presetValue } from './scenario.js';
-import { MOE_FIELDS, hasExperts } from './moe.js';
+import { ARCH_FIELDS, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario, modelDocument, modelFields, presetValue } from './scenario.js';
+import { MOE_FIELDS } from './moe.js';
+import { MLA_FIELDS } from './attention.js';
+import { anyExperts, isGrouped, renderLayerGroups } from './layer-groups.js';
+import { createServingForm } from './serving-form.js';
 import { num } from './format.js';
 import { createNetworkEditor } from './network-editor.js';
 import { createTrainingForm } from './training-form.js';
 import { networkOf } from './network.js';
+import { createHfImport } from './hf-import.js';
 
 const ARCH_LABELS = {
   layers: 'Layers',
@@ -14,6 +18,7 @@ const ARCH_LABELS = {
   heads: 'Attention heads',
   kv_heads: 'KV heads',
   head_dim: 'Head dimension',
+  sliding_window: 'Sliding window (tokens)',
   ffn: 'FFN size',
   vocab: 'Vocabulary',
   gated_ffn: 'Gated FFN (SwiGLU)',
@@ -23,6 +28,12 @@ const ARCH_LABELS = {
   expert_ffn: 'Expert FFN size',
   shared_experts: 'Shared experts',
   dense_layers: 'Dense layers first',
+  // Multi-head latent attention (attention.js), shown only for a model that has it.
+  q_lora_rank: 'Query latent rank',
+  kv_lora_rank: 'KV latent rank',
+  qk_rope_dim: 'RoPE part per head',
+  qk_nope_dim: 'Non-RoPE part per head',
+  v_head_dim: 'Value head dimension',
 };
 // What a mixture field means, on hover.
 const ARCH_TITLES = {
@@ -31,9 +42,15 @@ const ARCH_TITLES = {
   expert_ffn: 'Inner width of one expert',
   shared_experts: 'Experts every token runs through (DeepSeekMoE), each of the expert FFN size',
   dense_layers: 'The first layers keep the dense FFN (of the FFN size); the rest are mixtures',
+  sliding_window: 'Each token attends to at most this many tokens, and the KV cache keeps only them; 0: full attention',
+  q_lora_rank: 'Width of the query latent (q_lora_rank); 0: queries projected straight from the hidden state',
+  kv_lora_rank: 'Width of the KV latent the cache keeps per token (kv_lora_rank)',
+  qk_rope_dim: 'The decoupled RoPE part of each query head and of the shared key (qk_rope_head_dim)',
+  qk_nope_dim: 'The rest of each query and key head (qk_nope_head_dim)',
+  v_head_dim: 'Width of each value head',
 };
-// Mixture fields that may be 0.
-const ZERO_ALLOWED = ['shared_experts', 'dense_layers'];
+// Fields that may be 0.
+const ZERO_ALLOWED = ['shared_experts', 'dense_layers', 'sliding_window', 'q_lora_rank', 'qk_rope_dim'];
 
 // Number inputs and where their value lives in the state (training's: training-form.js).
 const NUMBER_FIELDS = {
@@ -85,7 +102,7 @@ function fillSelects(presets) {
     $('#engine').append(h('option', { value: key, text: doc.name }));
   }
 
-  for (const [box, fields] of [['#arch-fields', ARCH_FIELDS], ['#arch-moe-fields', MOE_FIELDS]]) {
+  for (const [box, fields] of [['#arch-fields', ARCH_FIELDS], ['#arch-moe-fields', MOE_FIELDS], ['#arch-mla-fields', MLA_FIELDS]]) {
     for (const field of fields) {
       const id = `arch-${field}`;
       const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true });
@@ -142,8 +159,9 @@ function setValue(el, value, force) {
 }
 
 // onChange(state, {notice}): a new state from an edit; check(state) -> {ok, fits}: whether a
-// state computes and fits in memory (the first switch to training looks for one that does).
-export function createForm(presets, { onChange, check }) {
+// state computes and fits in memory (the first switch to training looks for one that does);
+// importHf(text) -> the engine's import of a Hugging Face config.json (hf-import.js).
+export function createForm(presets, { onChange, check, importHf }) {
   fillSelects(presets);
   let current = null;
   const invalid = new Map(); // field id -> message, for entries that are not numbers at all
@@ -175,6 +193,8 @@ export function createForm(presets, { onChange, check }) {
   }
   const network = createNetworkEditor(presets, { update, readNumber, invalid });
   const training = createTrainingForm(presets, { current: () => current, update, onChange, readNumber, check });
+  createHfImport(presets, { importHf, current: () => current, onChange });
+  const serving = createServingForm(presets, { update, readNumber, invalid });
 
   $('#scenario-preset').addEventListener('change', (e) => {
     const key = e.target.value;
@@ -190,7 +210,7 @@ export function createForm(presets, { onChange, check }) {
     const next = clone();
     next.model = { preset: e.target.value, edits: {} };
     // Expert parallelism is for a model with experts: a dense model starts again from EP 1.
-    if (!hasExperts(presets.models[next.model.preset])) next.parallelism.ep = 1;
+    if (!anyExperts(presets.models[next.model.preset])) next.parallelism.ep = 1;
     onChange(next);
   });
 
@@ -209,6 +229,7 @@ export function createForm(presets, { onChange, check }) {
   $('#arch-reset').addEventListener('click', () => {
     const next = clone();
     next.model.edits = {};
+    delete next.model.name; // an imported model's name goes with its fields
     onChange(next);
   });
 
@@ -261,19 +282,24 @@ export function createForm(presets, { onChange, check }) {
 
     set($('#model'), state.model.preset);
     const arch = architecture(state, presets);
-    const shown = modelFields(presets.models[state.model.preset]);
+    const preset = presets.models[state.model.preset];
+    const shown = modelFields(preset);
     for (const field of MODEL_FIELDS) {
       const el = $(`#arch-${field}`);
-      // A dense model's mixture fields stay hidden and empty.
+      // A dense model's mixture fields (a model's fields it does not have) stay hidden and empty.
       set(el, shown.includes(field) ? arch[field] ?? '' : '');
       el.closest('.field').classList.toggle('edited', field in state.model.edits);
+      el.closest('.field').hidden = !shown.includes(field);
     }
-    const moe = shown.includes('experts');
-    $('#arch-moe').hidden = !moe;
+    $('#arch-moe').hidden = !shown.includes('experts');
+    $('#arch-mla').hidden = !shown.includes('kv_lora_rank');
+    // A model of several layer groups: its groups, read-only (and, edits in, as computed).
+    renderLayerGroups(modelDocument(state.model, presets), { grouped: isGrouped(preset) });
+    const moe = anyExperts(preset);
     const edits = Object.keys(state.model.edits).length;
     $('#arch-badge').hidden = edits === 0;
     $('#arch-badge').textContent = `${edits} edited`;
-    $('#arch-reset').hidden = edits === 0;
+    $('#arch-reset').hidden = edits === 0 && state.model.name === undefined;
 
     set($('#hardware'), `${state.machine.kind}:${state.machine.preset}`);
     const inference = state.mode !== 'training';
@@ -293,6 +319,7 @@ export function createForm(presets, { onChange, check }) {
     // After the network's inputs: a rewritten one has dropped its "not a number".
     $('#hardware-hint').textContent = hardwareHint(state.machine, presets, invalid);
     training.render(state, set);
+    serving.render(state, set);
     if (inference) {
       for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
       set($('#flash'), state.workload.flash_attention);

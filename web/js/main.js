@@ -21,6 +21,13 @@ import { renderTrainingSummary } from './views/training-summary.js';
 import { renderBreakdown } from './views/breakdown-chart.js';
 import { renderStageMemory } from './views/stage-memory-chart.js';
 import { renderTimeline } from './views/timeline.js';
+import { applyAdvice } from './fit-advice.js';
+import { applyFewestChips } from './inference-fit.js';
+import { renderCurve } from './views/curve-chart.js';
+
+// The throughput–latency curve is up to 64 whole evaluations (a few ms, tens for the biggest
+// models): it waits for a pause in typing this long, and is computed once per scenario.
+const CURVE_DELAY_MS = 200;
 
 function showFatal(error) {
   $('#loading').hidden = true;
@@ -60,12 +67,46 @@ async function start() {
   const latencyChart = createChart($('#latency-chart'));
   const breakdownChart = createChart($('#breakdown-chart'));
   const stageMemoryChart = createChart($('#stage-memory-chart'));
+  const curveChart = createChart($('#curve-chart'));
   let state;
   let lastGood = null;
+  let lastFit = null; // engine.fit() of lastGood's scenario (inference only)
+  const fitCache = { key: null, fit: null };
+  const curveRun = { wanted: null, timer: 0 };
   // Controls inside the results (colour of the mapping, the collective and its chips)
   // change only view options.
   const onView = (key, value) => update({ ...state, view: { ...state.view, [key]: value } });
   const networkView = createNetworkView(engine, { onView });
+  // The fit advice's Apply: its settings go into the form (and the link), and it recomputes.
+  const onApply = (advice) => {
+    const next = state.mode === 'training' ? applyAdvice(state, advice) : null;
+    if (next) update(next, { restored: true });
+  };
+  // The fit answer's Apply (inference): the fewest chips' TP and PP, one replica.
+  const onApplyFit = (fewest) => {
+    const next = state.mode === 'training' ? null : applyFewestChips(state, fewest);
+    if (next) update(next, { restored: true });
+  };
+
+  // "Does it fit?" for the scenario just evaluated (the same scenario: the same answer).
+  function fitOf(scenario) {
+    const key = JSON.stringify(scenario);
+    if (fitCache.key !== key) Object.assign(fitCache, { key, fit: engine.fit(scenario) });
+    return fitCache.fit;
+  }
+
+  // The curve of an inference scenario that evaluated, after a pause (now: at once, for a
+  // restored link); null: none to compute (training, or inputs with an error).
+  function scheduleCurve(scenario, { now = false } = {}) {
+    const key = scenario ? JSON.stringify(scenario) : null;
+    if (key === curveRun.wanted) return; // drawn already, or on its way
+    curveRun.wanted = key;
+    clearTimeout(curveRun.timer);
+    if (!scenario) return;
+    curveRun.timer = setTimeout(() => {
+      renderCurve(engine.curve(scenario), curveChart, { concurrency: scenario.workload.mode === 'concurrency' });
+    }, now ? 0 : CURVE_DELAY_MS);
+  }
 
   function renderResult(result, view) {
     const training = result.workload === 'training';
@@ -76,12 +117,12 @@ async function start() {
     renderHeading(result, presets);
     renderWarnings(result);
     if (training) {
-      renderTrainingSummary(result);
+      renderTrainingSummary(result, { onApply });
       renderBreakdown(result, breakdownChart);
       renderStageMemory(result, stageMemoryChart);
       renderTimeline(result);
     } else {
-      renderSummary(result);
+      renderSummary(result, { fit: lastFit, onApplyFit });
       memoryChart.render((width) => memoryOption(result, width));
       latencyChart.render((width) => latencyOption(result, view, width));
     }
@@ -98,11 +139,18 @@ async function start() {
 
     const localErrors = form.localErrors();
     let engineError = null;
+    let evaluated = null; // an inference scenario that computed
     if (localErrors.size === 0) {
-      const result = engine.evaluate(toScenario(state));
-      if (result.ok) lastGood = result;
-      else engineError = result.error ?? { path: '', message: 'the engine returned no result' };
+      const scenario = toScenario(state);
+      const result = engine.evaluate(scenario);
+      if (result.ok) {
+        lastGood = result;
+        const inference = result.workload === 'inference';
+        lastFit = inference ? fitOf(scenario) : null;
+        if (inference) evaluated = scenario;
+      } else engineError = result.error ?? { path: '', message: 'the engine returned no result' };
     }
+    scheduleCurve(evaluated, { now: restored });
     const failed = localErrors.size > 0 || engineError !== null;
     form.showResolved(failed ? null : lastGood);
 
@@ -127,6 +175,7 @@ async function start() {
       const result = engine.evaluate(toScenario(candidate));
       return { ok: result.ok === true, fits: result.ok === true && result.memory?.fits === true };
     },
+    importHf: (text) => engine.importHf(text),
   });
 
   function restoreFromHash() {

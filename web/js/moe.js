@@ -46,19 +46,23 @@ export function moeFieldsOf(doc) {
 }
 
 // A resolved model (result.scenario.model: flat for one kind of layer, else layer_groups)
-// as the editor's flat fields, mixture ones included; null when its groups are not the
-// flat form's (dense layers first, then one kind of layer).
+// as the editor's flat fields, mixture and latent-attention ones (attention.js) included
+// and the sliding window 0 when it has none; null when its groups are not the flat form's
+// (dense layers first, then one kind of layer with the same attention).
 export function flatModel(model) {
-  const groups = model?.layer_groups;
+  if (!model) return model;
+  const groups = model.layer_groups;
   if (!groups) {
-    if (!hasExperts(model)) return model;
-    return { ...model, ...model.moe, dense_layers: model.dense_layers ?? 0 };
+    const flat = { ...model, ...model.mla, sliding_window: model.sliding_window ?? 0 };
+    return hasExperts(model) ? { ...flat, ...model.moe, dense_layers: model.dense_layers ?? 0 } : flat;
   }
-  const last = groups.at(-1);
-  const flatForm = groups.length === 2 && hasExperts(last) && !hasExperts(groups[0]);
+  const [first, last] = [groups[0], groups.at(-1)];
+  const attention = (g) => JSON.stringify([g.heads, g.kv_heads, g.head_dim, g.sliding_window ?? 0, g.mla ?? null]);
+  const flatForm = groups.length === 2 && hasExperts(last) && !hasExperts(first) && attention(first) === attention(last);
   if (!flatForm) return null;
   const { count, ...layer } = last;
-  return { ...model, ...layer, ...last.moe, layers: groups[0].count + count, dense_layers: groups[0].count };
+  return { ...model, ...layer, ...last.mla, ...last.moe, sliding_window: last.sliding_window ?? 0,
+    layers: first.count + count, dense_layers: first.count };
 }
 
 // Parameters a token runs through (the engine's summary.params counts every expert):

@@ -3,10 +3,16 @@
 import { cleanLevel, presetNetwork, sameNetwork } from './network.js';
 import { trainingFromDoc, trainingScenario } from './training.js';
 import { MOE_FIELDS, hasExperts, isMoeField, moeFieldsOf, moePatch, moeValue } from './moe.js';
+import { MLA_FIELDS, hasMla, isMlaField, mlaFieldsOf, mlaPatch, mlaValue } from './attention.js';
+import { MODEL_WIDE_FIELDS, isGrouped, mergePatch } from './layer-groups.js';
+import { servingFromDoc, servingScenario } from './serving.js';
 
-export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'ffn', 'vocab', 'gated_ffn'];
-// Every editable architecture field: the mixture's (moe.js) only for a model with experts.
-export const MODEL_FIELDS = [...ARCH_FIELDS, ...MOE_FIELDS];
+// sliding_window: 0 (or absent) is full attention (METHODOLOGY §6.3).
+export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'sliding_window', 'ffn', 'vocab', 'gated_ffn'];
+// Every editable architecture field: the mixture's (moe.js) only for a model with experts,
+// the latent attention's (attention.js) only for a model with MLA; of a model in the
+// layer_groups form only the model-wide ones (layer-groups.js).
+export const MODEL_FIELDS = [...ARCH_FIELDS, ...MOE_FIELDS, ...MLA_FIELDS];
 export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
 export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
 // The engine profile a scenario gets when it names none (core: io/scenario_json.cpp).
@@ -44,6 +50,7 @@ export function toScenario(state) {
       output_tokens: w.output_tokens,
       precision: weights === kv_cache && kv_cache === activations ? weights : { ...w.precision },
       flash_attention: w.flash_attention,
+      ...servingScenario(w),
     },
   };
   if (state.engine !== DEFAULT_ENGINE) scenario.engine = state.engine;
@@ -51,11 +58,22 @@ export function toScenario(state) {
 }
 
 // The model as a scenario names it: the preset, or the preset with the edited fields over
-// it (the mixture's nested under "moe", as model documents have them).
+// it (the mixture's nested under "moe", as model documents have them), and the name of an
+// imported model (hf-import.js) when it has one.
 function modelReference(model) {
-  if (Object.keys(model.edits).length === 0) return model.preset;
-  const plain = Object.fromEntries(Object.entries(model.edits).filter(([field]) => !isMoeField(field)));
-  return { preset: model.preset, ...plain, ...moePatch(model.edits) };
+  const named = typeof model.name === 'string';
+  if (Object.keys(model.edits).length === 0 && !named) return model.preset;
+  const plain = Object.fromEntries(Object.entries(model.edits).filter(([field]) => !isMoeField(field) && !isMlaField(field)));
+  return { preset: model.preset, ...(named ? { name: model.name } : {}), ...plain, ...moePatch(model.edits), ...mlaPatch(model.edits) };
+}
+
+// The model document the engine will compute with: the preset with the edits merged in.
+export function modelDocument(model, presets) {
+  const preset = presets.models[model.preset];
+  const ref = modelReference(model);
+  if (typeof ref === 'string') return preset;
+  const { preset: _key, ...patch } = ref;
+  return mergePatch(preset, patch);
 }
 
 // JSON text of a scenario for the engine. JSON has no infinity, and JSON.stringify writes
@@ -92,15 +110,24 @@ export function fromScenario(doc, presets) {
   if (!presets.models[modelKey]) throw new Error(`unknown model ${JSON.stringify(modelKey)}`);
   const preset = presets.models[modelKey];
   const edits = {};
+  const model = { preset: modelKey, edits };
+  if (typeof doc.model?.name === 'string' && doc.model.name !== preset.name) model.name = doc.model.name;
   if (typeof doc.model === 'object') {
     for (const field of ARCH_FIELDS) {
-      if (field in doc.model && doc.model[field] !== preset[field]) edits[field] = doc.model[field];
+      if (field in doc.model && doc.model[field] !== presetValue(preset, field)) edits[field] = doc.model[field];
     }
     const moe = moeFieldsOf(doc.model);
     if (Object.keys(moe).length && !hasExperts(preset)) throw new Error(`model ${JSON.stringify(modelKey)} has no experts to edit`);
     for (const [field, value] of Object.entries(moe)) {
       if (value !== moeValue(preset, field)) edits[field] = value;
     }
+    const mla = mlaFieldsOf(doc.model);
+    if (Object.keys(mla).length && !hasMla(preset)) throw new Error(`model ${JSON.stringify(modelKey)} has no latent attention to edit`);
+    for (const [field, value] of Object.entries(mla)) {
+      if (value !== mlaValue(preset, field)) edits[field] = value;
+    }
+    const layerEdits = Object.keys(edits).filter((field) => !modelFields(preset).includes(field));
+    if (layerEdits.length) throw new Error(`model ${JSON.stringify(modelKey)} has layer groups: the form cannot edit its ${layerEdits.join(', ')}`);
   }
 
   let machine;
@@ -122,7 +149,7 @@ export function fromScenario(doc, presets) {
   // Top-level "parallelism"; older scenarios kept it under the workload.
   const par = doc.parallelism ?? w.parallelism ?? {};
   if (w.kind === 'training') {
-    return { mode: 'training', model: { preset: modelKey, edits }, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w) };
+    return { mode: 'training', model, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w) };
   }
   const p = w.precision ?? 'bf16';
   const precision = typeof p === 'string'
@@ -132,7 +159,7 @@ export function fromScenario(doc, presets) {
   if (!presets.engines?.[engine]) throw new Error(`unknown engine ${JSON.stringify(engine)}`);
   return {
     mode: 'inference',
-    model: { preset: modelKey, edits },
+    model,
     machine,
     engine,
     parallelism: {
@@ -148,6 +175,7 @@ export function fromScenario(doc, presets) {
       output_tokens: w.output_tokens ?? 128,
       precision,
       flash_attention: w.flash_attention ?? true,
+      ...servingFromDoc(w, presets),
     },
   };
 }
@@ -165,20 +193,27 @@ export function matchingScenario(state, presets) {
   return null;
 }
 
-// A preset's value of an editable field (a mixture field: undefined for a dense model).
+// A preset's value of an editable field (a mixture field: undefined for a dense model; an
+// MLA field: undefined without MLA; the sliding window of a flat model: 0 when it has none).
 export function presetValue(doc, field) {
-  return isMoeField(field) ? moeValue(doc, field) : doc?.[field];
+  if (isMoeField(field)) return moeValue(doc, field);
+  if (isMlaField(field)) return mlaValue(doc, field);
+  if (field === 'sliding_window' && !isGrouped(doc)) return doc?.sliding_window ?? 0;
+  return doc?.[field];
 }
 
-// The fields the architecture editor shows for a preset: the mixture's only when it has experts.
+// The fields the architecture editor shows for a preset: the mixture's only when it has
+// experts, the latent attention's only when it has MLA; the model-wide ones of a model in
+// the layer_groups form.
 export function modelFields(doc) {
-  return hasExperts(doc) ? MODEL_FIELDS : ARCH_FIELDS;
+  if (isGrouped(doc)) return MODEL_WIDE_FIELDS;
+  return [...ARCH_FIELDS, ...(hasExperts(doc) ? MOE_FIELDS : []), ...(hasMla(doc) ? MLA_FIELDS : [])];
 }
 
-// The state's architecture, flat: the preset's fields (mixture ones included) under the edits.
+// The state's architecture, flat: the preset's fields (mixture and MLA ones included) under the edits.
 export function architecture(state, presets) {
   const doc = presets.models[state.model.preset];
   const flat = { ...doc };
-  for (const field of MOE_FIELDS) flat[field] = moeValue(doc, field);
+  for (const field of MODEL_FIELDS) flat[field] = presetValue(doc, field);
   return { ...flat, ...state.model.edits };
 }

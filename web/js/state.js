@@ -3,7 +3,9 @@
 // Hash format (URLSearchParams, keys in this order; missing keys take the default):
 //   #model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
 //      (a mixture-of-experts model's also: experts, top_k, expert_ffn, shared_experts,
-//       dense_layers; refused for a model without experts)
+//       dense_layers; refused for a model without experts; a latent-attention model's
+//       q_lora_rank … v_head_dim; of a model in layer groups only hidden and vocab)
+//      [&model_name=Qwen%2FQwen3-30B-A3B]   (the name of an imported model, hf-import.js)
 //    &system=dgx-h100 | &chip=h100-sxm   &chips=8
 //    [&levels=3&net1.link_gbps=100 ...network edits, see network.js]
 //    &tp=8&pp=1[&ep=4][&dp=2&mb=4]&batch=1&input=2048&output=256   (no dp, mb: the engine's choice;
@@ -11,6 +13,8 @@
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
+//    [&serving=concurrency][&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
+//                                              (continuous batching, speculative decoding: serving.js)
 //    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16]
 //                                              (view options, only when not the default)
 // A training link starts with mode=training and has the training keys (training.js) in
@@ -21,6 +25,9 @@
 import { DEFAULT_ENGINE, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, modelFields, numberText, presetValue } from './scenario.js';
 import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
 import { MODES, TRAINING_KEYS, readTraining, switchMode, trainingParams } from './training.js';
+import { SERVING_KEYS, readServing, servingParams } from './serving.js';
+import { isMoeField } from './moe.js';
+import { isMlaField } from './attention.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -49,7 +56,7 @@ const PARALLEL_KEYS = { tp: 'tp', pp: 'pp', ep: 'ep', dp: 'dp', mb: 'micro_batch
 const PARALLEL_DEFAULTS = { ep: 1 };
 const WORKLOAD_KEYS = { batch: 'batch', input: 'input_tokens', output: 'output_tokens' };
 // The keys of one mode only; "flash" and "precision" belong to both.
-const INFERENCE_KEYS = ['mb', ...Object.keys(WORKLOAD_KEYS), ...PRECISION_ROLES, 'engine'];
+const INFERENCE_KEYS = ['mb', ...Object.keys(WORKLOAD_KEYS), ...PRECISION_ROLES, 'engine', ...SERVING_KEYS];
 const onOff = (b) => (b ? 'on' : 'off');
 
 export function toHash(state, presets) {
@@ -63,6 +70,7 @@ export function toHash(state, presets) {
       q.set(field, typeof v === 'boolean' ? onOff(v) : numberText(v));
     }
   }
+  if (typeof state.model.name === 'string') q.set('model_name', state.model.name);
   q.set(state.machine.kind === 'chip' ? 'chip' : 'system', state.machine.preset);
   q.set('chips', numberText(state.machine.count));
   for (const [key, text] of networkParams(state.machine.network, presetNetwork(state.machine, presets))) q.set(key, text);
@@ -81,6 +89,7 @@ export function toHash(state, presets) {
   else for (const role of PRECISION_ROLES) q.set(role, p[role]);
   q.set('flash', onOff(state.workload.flash_attention));
   if (state.engine !== DEFAULT_ENGINE) q.set('engine', state.engine);
+  for (const [key, text] of servingParams(state.workload, numberText)) q.set(key, text);
   viewParams(q, state.view);
   return '#' + q.toString();
 }
@@ -134,8 +143,8 @@ function parse(text, presets, base) {
   const mode = q.has('mode') ? readChoice('mode', q.get('mode'), MODES) : 'inference';
   const training = mode === 'training';
   const known = new Set([
-    'mode', 'model', ...MODEL_FIELDS, 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
-    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
+    'mode', 'model', ...MODEL_FIELDS, 'model_name', 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
+    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...SERVING_KEYS, ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
   ]);
   const foreign = new Set(training ? INFERENCE_KEYS : TRAINING_KEYS.filter((k) => k !== 'flash' && k !== 'precision'));
   const seen = new Set();
@@ -153,10 +162,11 @@ function parse(text, presets, base) {
   const model = presets.models[state.model.preset];
   for (const field of MODEL_FIELDS) {
     if (!q.has(field)) continue;
-    if (!modelFields(model).includes(field)) throw new Error(`"${field}" is a mixture-of-experts setting and ${model.name} has no experts`);
+    if (!modelFields(model).includes(field)) throw new Error(notEditable(field, model));
     const value = field === 'gated_ffn' ? readBool(field, get(field)) : readNumber(field, get(field));
     if (value !== presetValue(model, field)) state.model.edits[field] = value;
   }
+  if (q.has('model_name') && get('model_name') !== model.name) state.model.name = get('model_name');
 
   if (q.has('system') && q.has('chip')) throw new Error('both "system" and "chip" are given');
   if (q.has('system')) {
@@ -189,8 +199,19 @@ function parse(text, presets, base) {
   }
   if (q.has('flash')) state.workload.flash_attention = readBool('flash', get('flash'));
   if (q.has('engine')) state.engine = readPreset('engine', get('engine'), presets.engines);
+  readServing(q, state.workload, { number: readNumber, choice: readChoice, preset: readPreset }, presets);
   readView(q, state);
   return state;
+}
+
+// Why a link's architecture key does not apply to its model.
+function notEditable(field, model) {
+  if (Array.isArray(model.layer_groups)) {
+    return `"${field}" is a setting of one kind of layer and ${model.name} has ${model.layer_groups.length} layer groups (only hidden and vocab are edited)`;
+  }
+  if (isMoeField(field)) return `"${field}" is a mixture-of-experts setting and ${model.name} has no experts`;
+  if (isMlaField(field)) return `"${field}" is a latent-attention (MLA) setting and ${model.name} has no MLA`;
+  return `"${field}" is not a setting of ${model.name}`;
 }
 
 function readView(q, state) {

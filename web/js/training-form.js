@@ -30,6 +30,8 @@ const SELECTS = {
   schedule: ['parallelism', 'schedule', String],
   recompute: ['workload', 'recompute', String],
   train_precision: ['workload', 'precision', String],
+  offload_optimizer: ['workload', 'offload_optimizer', String],
+  offload_parameters: ['workload', 'offload_parameters', String],
 };
 
 const showVirtualStages = (p) => p.schedule === 'interleaved_1f1b' || p.virtual_stages !== 1;

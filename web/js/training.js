@@ -6,15 +6,19 @@
 //   state.parallelism = { tp, pp, ep, dp (null: fill the system), sp, cp, zero, schedule, virtual_stages }
 //     (no micro_batches: training derives them from the batch sizes)
 //   state.workload = { seq_len, global_batch, micro_batch, recompute, precision, flash_attention,
-//     dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, train_tokens (null: not asked) }
+//     dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, train_tokens (null: not asked),
+//     offload_optimizer, offload_parameters ("none" | "cpu" | "nvme"; the scenario's workload.offload) }
 // Link keys (after mode=training, model, system, chips, network, tp, pp[, ep][, dp]):
 //   &sp=off&cp=1&zero=0&schedule=1f1b&vs=1&seq=4096&global_batch=256&micro_batch=1
 //   &recompute=none&precision=bf16&flash=on&dropout=off
 //   [&overlap_grad=off&overlap_param=off&tp_overlap=on]   (only when not the default)
 //   [&tokens=3e11]                                        (only when asked)
+//   [&offload_optimizer=cpu&offload_parameters=nvme]      (only when not "none")
 export const MODES = ['inference', 'training'];
 export const RECOMPUTE = ['none', 'selective', 'full'];
-export const SCHEDULES = ['gpipe', '1f1b', 'interleaved_1f1b'];
+export const SCHEDULES = ['gpipe', '1f1b', 'interleaved_1f1b', 'zb_h1'];
+// Where ZeRO-Offload / ZeRO-Infinity keep a chip's optimizer states or parameters.
+export const OFFLOAD_TARGETS = ['none', 'cpu', 'nvme'];
 export const TRAIN_PRECISIONS = ['bf16', 'fp16', 'fp8'];
 export const ZERO_STAGES = [0, 1, 2, 3];
 
@@ -26,7 +30,10 @@ export const TRAINING_WORKLOAD = {
   seq_len: 4096, global_batch: 256, micro_batch: 1, recompute: 'none', precision: 'bf16',
   flash_attention: true, dropout: false,
   overlap_grad_reduce: true, overlap_param_gather: true, tp_comm_overlap: false, train_tokens: null,
+  offload_optimizer: 'none', offload_parameters: 'none',
 };
+// The state's offload fields and their names under the scenario's workload.offload.
+const OFFLOAD_FIELDS = { offload_optimizer: 'optimizer', offload_parameters: 'parameters' };
 
 // The parallelism and workload of a training scenario document (its "parallelism" and
 // "workload"), with the engine's defaults for what it leaves out.
@@ -35,6 +42,7 @@ export function trainingFromDoc(par, w) {
   for (const [key, value] of Object.entries(TRAINING_PARALLEL)) parallelism[key] = par[key] ?? value;
   const workload = {};
   for (const [key, value] of Object.entries(TRAINING_WORKLOAD)) workload[key] = w[key] ?? value;
+  for (const [key, name] of Object.entries(OFFLOAD_FIELDS)) workload[key] = w.offload?.[name] ?? 'none';
   workload.train_tokens = w.train_tokens || null; // 0: not asked
   return { parallelism, workload };
 }
@@ -49,8 +57,9 @@ export function trainingScenario({ parallelism: p, workload: w }) {
   for (const key of Object.keys(TRAINING_PARALLEL)) parallelism[key] = p[key];
   const workload = { kind: 'training' };
   for (const key of Object.keys(TRAINING_WORKLOAD)) {
-    if (key !== 'train_tokens') workload[key] = w[key];
+    if (key !== 'train_tokens' && !(key in OFFLOAD_FIELDS)) workload[key] = w[key];
   }
+  workload.offload = Object.fromEntries(Object.entries(OFFLOAD_FIELDS).map(([key, name]) => [name, w[key] ?? 'none']));
   if (w.train_tokens !== null) workload.train_tokens = w.train_tokens;
   return { parallelism, workload };
 }
@@ -75,6 +84,8 @@ const KEYS = [
   ['overlap_param', W, 'overlap_param_gather', 'bool', false],
   ['tp_overlap', W, 'tp_comm_overlap', 'bool', false],
   ['tokens', W, 'train_tokens', 'number', false],
+  ['offload_optimizer', W, 'offload_optimizer', OFFLOAD_TARGETS, false],
+  ['offload_parameters', W, 'offload_parameters', OFFLOAD_TARGETS, false],
 ];
 export const TRAINING_KEYS = KEYS.map(([key]) => key);
 const DEFAULTS = { ...TRAINING_PARALLEL, ...TRAINING_WORKLOAD };

@@ -17,6 +17,7 @@ export const STEP_PARTS = {
   bubble_s: ['Pipeline bubble', 'Idle time of the slowest stage while the pipeline fills and drains'],
   dp_s: ['DP gradient sync', 'Data-parallel gradient reduction and parameter gathering, exposed'],
   optimizer_s: ['Optimizer step', 'Adam over the chip’s shard of the parameters'],
+  offload_s: ['Offload', 'Offloaded state moved between the chip and its host (CPU memory or NVMe), and the host optimizer step, not hidden'],
 };
 
 // Recomputation runs only with recompute = selective or full; "none" keeps every activation.

@@ -6,6 +6,7 @@
 import { h, $ } from '../dom.js';
 import { ARCH_FIELDS } from '../scenario.js';
 import { MOE_FIELDS } from '../moe.js';
+import { MLA_FIELDS } from '../attention.js';
 
 const PATH_TO_FIELD = {
   model: 'model',
@@ -13,6 +14,9 @@ const PATH_TO_FIELD = {
   // A mixture's fields sit under model.moe, except the flat form's dense_layers.
   'model.moe': 'arch-experts',
   ...Object.fromEntries(MOE_FIELDS.map((f) => [f === 'dense_layers' ? `model.${f}` : `model.moe.${f}`, `arch-${f}`])),
+  // Latent attention's fields sit under model.mla.
+  'model.mla': 'arch-kv_lora_rank',
+  ...Object.fromEntries(MLA_FIELDS.map((f) => [`model.mla.${f}`, `arch-${f}`])),
   system: 'hardware',
   'system.chip': 'hardware',
   'system.count': 'chips',
@@ -42,6 +46,16 @@ const PATH_TO_FIELD = {
   'workload.flash_attention': ['flash', 'train_flash'],
   ...Object.fromEntries(['seq_len', 'global_batch', 'micro_batch', 'recompute', 'dropout', 'overlap_grad_reduce',
     'overlap_param_gather', 'tp_comm_overlap', 'train_tokens'].map((f) => [`workload.${f}`, f])),
+  // Serving (serving.js): continuous batching and speculative decoding; an error inside
+  // the draft model's document goes to the drafter.
+  'workload.mode': 'serving',
+  'workload.speculative': 'spec',
+  'workload.speculative.draft_tokens': 'draft_tokens',
+  'workload.speculative.acceptance_rate': 'acceptance_rate',
+  'workload.speculative.draft_model': 'draft_model',
+  'workload.offload': 'offload_optimizer',
+  'workload.offload.optimizer': 'offload_optimizer',
+  'workload.offload.parameters': 'offload_parameters',
   engine: 'engine',
 };
 
@@ -94,6 +108,21 @@ function showAt(fieldId, message, note = null) {
   return true;
 }
 
+// The system's host (system.host.*) is not on the form: what it lacks goes to the offload
+// select that needs it (the NVMe bandwidth to the one set to NVMe, the host memory to the
+// one set to CPU memory, the rest to the optimizer's when it is offloaded).
+function hostError(path, state) {
+  const w = state?.workload ?? {};
+  const on = ['offload_optimizer', 'offload_parameters'].filter((f) => (w[f] ?? 'none') !== 'none');
+  const want = { 'system.host.nvme_gbps': 'nvme', 'system.host.memory_gb': 'cpu' }[path];
+  const field = on.find((f) => !want || w[f] === want) ?? on[0];
+  if (!field) return { path, note: null };
+  const note = path === 'system.host.nvme_gbps'
+    ? 'this system’s preset gives no NVMe bandwidth: offload to CPU memory instead'
+    : 'pick a system whose preset describes its host, such as DGX H100';
+  return { path: `workload.offload.${field.replace('offload_', '')}`, note };
+}
+
 // The engine's "tp × cp × dp × pp = 8 needs more chips than system.count = 4" names the
 // parallelism as a whole. It goes to DP when the replicas were set (they are what asks for
 // the chips), else to the chip count. Inference has no CP input, so the page adds which
@@ -101,6 +130,7 @@ function showAt(fieldId, message, note = null) {
 const CHIP_PRODUCT = /^tp × cp × dp × pp = (\d+) needs more chips than system\.count/;
 export function placeEngineError(error, state) {
   const path = String(error?.path ?? '');
+  if (path.startsWith('system.host')) return hostError(path, state);
   const m = String(error?.message ?? '').match(CHIP_PRODUCT);
   if (!m || (path !== 'parallelism' && path !== 'workload.parallelism')) return { path, note: null };
   const dpSet = state?.parallelism?.dp != null;

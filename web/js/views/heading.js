@@ -2,8 +2,7 @@
 // of the result, which may be the last valid one while the inputs have an error).
 import { $ } from '../dom.js';
 import * as fmt from '../format.js';
-import { MODEL_FIELDS, presetValue } from '../scenario.js';
-import { flatModel } from '../moe.js';
+import { sameArchitecture } from '../layer-groups.js';
 
 // EP is not a factor of the chip count: its groups are carved out of the DP replicas.
 const epText = (par) => ((par.ep ?? 1) > 1 ? `EP ${fmt.int(par.ep)}` : false);
@@ -25,9 +24,8 @@ export function renderHeading(result, presets) {
   const { model, system, parallelism: par, workload: w } = result.scenario;
   const chip = system.chip?.name ?? 'chip';
   const preset = Object.values(presets.models).find((doc) => doc.name === model.name);
-  // The engine writes a model with dense layers first as layer groups: compared flat.
-  const flat = flatModel(model);
-  const edited = preset && (!flat || MODEL_FIELDS.some((f) => presetValue(preset, f) !== presetValue(flat, f))) ? ' (modified)' : '';
+  // The engine writes a model with dense layers first as layer groups: compared layer by layer.
+  const edited = preset && !sameArchitecture(preset, model) ? ' (modified)' : '';
   const used = result.summary.chips;
   const idle = used < system.count ? ` (${fmt.int(used)} in use)` : '';
   $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}${idle}`;
@@ -43,9 +41,10 @@ export function renderHeading(result, presets) {
     [`TP ${fmt.int(par.tp)}`, par.pp > 1 && `PP ${fmt.int(par.pp)}`, par.dp > 1 && `DP ${fmt.int(par.dp)}`]
       .filter(Boolean).join(' × '),
     epText(par),
-    `batch ${fmt.int(w.batch)}`,
+    w.mode === 'concurrency' ? `continuous batching of ${fmt.int(w.batch)} concurrent requests` : `batch ${fmt.int(w.batch)}`,
     `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
     precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
+    w.speculative && `speculative decoding (${fmt.int(w.speculative.draft_tokens)} drafts at ${fmt.num(w.speculative.acceptance_rate)} acceptance)`,
   ].filter(Boolean).join(' · ');
 }

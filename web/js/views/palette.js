@@ -25,12 +25,12 @@ export const MEMORY_COLORS = {
   weights: '#2f6fd6', kv_cache: '#8a4fd1', activations: '#1e9e8a', free: '#e6ebf2',
   gradients: '#b58b00', optimizer: '#8a4fd1', // training
 };
-// The parts of a training step (result.summary.breakdown), in stacking order: nine
-// clearly different hues (blue, orange, pink, brown, yellow, purple, grey, green, teal), so
+// The parts of a training step (result.summary.breakdown), in stacking order: ten
+// clearly different hues (blue, orange, pink, brown, yellow, purple, grey, green, teal, navy), so
 // that neighbours never read as one part.
 export const STEP_COLORS = {
   compute_s: '#2f6fd6', tp_s: '#e07b24', cp_s: '#c0508a', pp_s: '#7a5230', ep_s: '#ecd040', zero3_s: '#8a4fd1',
-  bubble_s: '#aab3bf', dp_s: '#5a9e2f', optimizer_s: '#1e9e8a',
+  bubble_s: '#aab3bf', dp_s: '#5a9e2f', optimizer_s: '#1e9e8a', offload_s: '#1d2f5c',
 };
 // Distinct hues for things without a colour of their own (the top operators of the
 // latency split), after Tableau 10; OTHER is for the rest, grouped.

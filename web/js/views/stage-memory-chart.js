@@ -94,12 +94,34 @@ export function stageMemoryOption(result, width = 640) {
   };
 }
 
+// Whether the scenario offloads model state to the host (workload.offload).
+export function offloads(workload) {
+  const o = workload?.offload;
+  return Boolean(o) && (o.optimizer !== 'none' || o.parameters !== 'none');
+}
+
+// The host memory the offloaded state takes per chip, on the stage that takes the most:
+// { used, capacity, fits }, fits false when any stage's state does not fit.
+export function hostMemory(memory) {
+  const stages = stagesOf(memory);
+  const fullest = stages.reduce((a, b) => ((b.host_bytes ?? 0) > (a.host_bytes ?? 0) ? b : a));
+  return { used: fullest.host_bytes ?? 0, capacity: fullest.host_capacity_bytes ?? 0, fits: stages.every((s) => s.host_fits !== false) };
+}
+
+export function hostText(host) {
+  if (!host.fits) return `Does not fit in host memory: ${fmt.gb(host.used)} needed of ${fmt.gb(host.capacity)} per chip`;
+  if (host.used === 0) return 'Host memory: none used, the offloaded state is on NVMe';
+  return `Host memory: ${fmt.gb(host.used)} of ${fmt.gb(host.capacity)} per chip`;
+}
+
 export function renderStageMemory(result, chart) {
   const stages = stagesOf(result.memory);
   chart.render((width) => stageMemoryOption(result, width));
   const m = result.memory;
+  const host = offloads(result.scenario.workload) ? hostText(hostMemory(m)) : null;
   const biggest = TRAINING_PARTS.reduce((a, b) => (m[b[2]] > m[a[2]] ? b : a));
   $('#stage-memory-note').textContent = `The fullest is ${stages.length > 1 ? `stage ${m.stage}` : 'the one stage'}: ` +
     `${fmt.gb(m.total_bytes)} of ${fmt.gb(m.capacity_bytes)}, most of it ${biggest[1].toLowerCase()} (${fmt.gb(m[biggest[2]])}). ` +
-    `Activations: ${fmt.gb(m.activations_per_micro_batch)} per micro-batch × ${fmt.num(m.micro_batches_in_flight)} in flight.`;
+    `Activations: ${fmt.gb(m.activations_per_micro_batch)} per micro-batch × ${fmt.num(m.micro_batches_in_flight)} in flight.` +
+    (host ? ` ${host}.` : '');
 }

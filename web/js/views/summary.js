@@ -2,6 +2,7 @@
 import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { activeParams } from '../moe.js';
+import { fitSummary } from '../inference-fit.js';
 
 // Where each headline number is explained (anchors of methodology.html).
 export const HOW = {
@@ -13,6 +14,7 @@ export const HOW = {
   memory: 'memory-per-chip',
   params: 'operators',
   chips: 'the-parallel-mapping-and-placement',
+  spec: 'speculative-decoding',
 };
 
 // extra: class, bar, trust (elements under the value), how (a methodology anchor other
@@ -101,12 +103,40 @@ function layoutMetric(result) {
     { trust: lines.length ? h('div', { class: 'metric-trust' }, lines) : null });
 }
 
-export function renderSummary(result) {
+// The engine's fit answer under the memory verdict (inference-fit.js), with an Apply
+// button for the fewest chips that hold the scenario. null: nothing to say.
+function fitLines(fit, concurrency, onApplyFit) {
+  const answer = fitSummary(fit, { concurrency });
+  if (!answer) return null;
+  const apply = answer.fewest && onApplyFit
+    ? h('button', { type: 'button', class: 'apply-advice', title: 'Set TP and PP in the form, with one replica', onclick: () => onApplyFit(answer.fewest), text: 'Apply' })
+    : null;
+  return h('div', { class: 'metric-trust' },
+    h('div', { class: 'metric-fit', dataset: { fit: answer.fits ? 'fits' : answer.fewest ? 'chips' : 'none' } },
+      h('span', { text: answer.headline }), apply ? [' ', apply] : null),
+    answer.detail ? h('div', { class: 'metric-fit-detail', text: answer.detail }) : null);
+}
+
+// Speculative decoding: E, the tokens one pass of the model yields (METHODOLOGY §15.1).
+function speculativeMetric(result) {
+  const spec = result.scenario.workload.speculative;
+  const e = result.summary.tokens_per_step;
+  if (!spec || e == null) return null;
+  const drafter = spec.draft_model ? `drafted by ${spec.draft_model.name ?? spec.draft_model}` : 'drafted by a one-layer head';
+  return metric('spec', 'Tokens per model pass', { value: fmt.num(e), unit: '' },
+    `E with ${plural(spec.draft_tokens, 'draft token')} at acceptance ${fmt.num(spec.acceptance_rate)}, ${drafter}`);
+}
+
+// fit: engine.fit()'s answer for the same scenario (or null); onApplyFit(fewest): applies
+// its fewest chips' layout to the form.
+export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   const s = result.summary;
   const m = result.memory;
   const w = result.scenario.workload;
   const stages = result.pipeline?.stages ?? 1;
   const steps = w.output_tokens - 1;
+  // Continuous batching (METHODOLOGY §15.2): the steady state of `batch` clients.
+  const concurrency = w.mode === 'concurrency';
 
   const fits = m.fits === true;
   const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
@@ -121,12 +151,16 @@ export function renderSummary(result) {
   const time = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, show: fmt.duration });
   const rate = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, rate: true,
     show: (x) => `${fmt.compact(x)} tokens/s` });
-  $('#summary').replaceChildren(
+  $('#summary').replaceChildren(...[
     metric('ttft', 'Time to first token', fmt.durationParts(s.ttft_s),
-      `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`,
+      concurrency
+        ? `one request's prefill of ${fmt.int(w.input_tokens)} tokens, and half a decode step`
+        : `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`,
       { trust: trust(time('ttft_s', bands.ttft)) }),
     metric('tpot', 'Time per output token', fmt.durationParts(s.tpot_s),
-      s.tpot_s == null ? 'no decode step: one output token' : `mean over ${plural(steps, 'decode step')}`,
+      s.tpot_s == null ? 'no decode step: one output token'
+        : concurrency ? `steady state of ${plural(w.batch, 'concurrent request')}, the others' prefills included`
+          : `mean over ${plural(steps, 'decode step')}`,
       { trust: trust(time('tpot_s', bands.generation)) }),
     metric('e2e', 'End-to-end latency', fmt.durationParts(s.e2e_latency_s),
       `${plural(w.output_tokens, 'output token')} per sequence`,
@@ -137,9 +171,10 @@ export function renderSummary(result) {
     metric('prefill', 'Prefill throughput', tokensPerSecond(s.prefill_tokens_per_s),
       'prompt tokens per second'),
     metric('memory', 'Memory per chip', memoryValue, memorySub,
-      { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits) }),
+      { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits), trust: fitLines(fit, concurrency, onApplyFit) }),
+    speculativeMetric(result),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
       `${activeText(result)}split over ${plural(s.chips_per_replica, 'chip')} per replica`),
     layoutMetric(result),
-  );
+  ].filter(Boolean));
 }

@@ -137,6 +137,7 @@ function note(result, tl) {
       `${fmt.int(tl.p)} ${tl.p === 1 ? 'stage' : 'stages'}, ${scheduleName(pipe.schedule)}${chunks}.`,
     `Per micro-batch, stage ${slow} takes ${fmt.time(tl.times.forward[slow])} forward and ${fmt.time(tl.times.backward[slow])} backward (its operators' times).`,
   ];
+  if (pipe.schedule === 'zb_h1') parts.push('Drawn as 1F1B: ZB-H1 splits each backward into its input and weight gradients and moves the weight gradients into the bubble; the step time counts that, the picture does not.');
   if (tl.cuts.length) parts.push('⋯ marks the steady middle, left out; the start and the end are drawn as they run.');
   parts.push('Gaps are the bubble. The exposed DP sync and the optimizer follow the last backward.');
   return parts.join(' ');

@@ -4,6 +4,8 @@ import { h, $ } from '../dom.js';
 import * as fmt from '../format.js';
 import { activeText, epText, memoryBar, metric, plural, trust } from './summary.js';
 import { recomputes } from './breakdown-chart.js';
+import { hostMemory, hostText, offloads } from './stage-memory-chart.js';
+import { adviceText } from '../fit-advice.js';
 
 // The FLOP convention behind MFU and HFU (core: training/flops.cpp).
 export const FLOP_CONVENTION = '6·N·D-style model FLOPs with the attention term, causal mask not halved (Korthikanti et al. 2022 eq. 7)';
@@ -16,7 +18,7 @@ export const TRAINING_HOW = {
   schedules: 'pipeline-schedules',
 };
 
-const SCHEDULE_NAMES = { gpipe: 'GPipe', '1f1b': '1F1B', interleaved_1f1b: 'interleaved 1F1B' };
+const SCHEDULE_NAMES = { gpipe: 'GPipe', '1f1b': '1F1B', interleaved_1f1b: 'interleaved 1F1B', zb_h1: 'zero bubble (ZB-H1)' };
 export const scheduleName = (s) => SCHEDULE_NAMES[s] ?? s;
 
 // HFU counts the FLOPs the hardware runs: with recomputation (selective or full), the
@@ -55,18 +57,39 @@ function layoutMetric(result) {
     { trust: lines.length ? h('div', { class: 'metric-trust' }, lines) : null });
 }
 
-function memoryMetric(result) {
+// What makes a step that does not fit, fit: the engine's advice and an Apply button, or
+// that no single change does.
+function adviceLine(advice, onApply) {
+  if (!advice) {
+    return h('div', { class: 'metric-advice', text: 'No single change of ZeRO stage, recomputation, micro-batch, PP, TP or offload makes it fit.' });
+  }
+  const text = adviceText(advice);
+  if (!text) return h('div', { class: 'metric-advice', text: 'It fits with one change: see the warnings.' });
+  return h('div', { class: 'metric-advice' }, h('span', { text: `${text}.` }), ' ',
+    h('button', { type: 'button', class: 'apply-advice', title: 'Change those settings in the form', onclick: () => onApply?.(advice), text: 'Apply' }));
+}
+
+function memoryMetric(result, onApply) {
   const m = result.memory;
   const fits = m.fits === true;
+  const host = offloads(result.scenario.workload) ? hostMemory(m) : null;
   const stage = result.pipeline.stages > 1 ? ` · stage ${m.stage}, the fullest` : '';
   const sub = (fits
     ? `fits · ${fmt.percent(m.total_bytes / m.capacity_bytes)} of HBM`
     : `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`) + stage;
-  return metric('memory', 'Memory per chip', { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` }, sub,
-    { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits), how: TRAINING_HOW.memory });
+  const lines = [];
+  if (host) lines.push(h('div', { class: `metric-host${host.fits ? '' : ' metric-host-over'}`, text: hostText(host) }));
+  if (!fits || (host && !host.fits)) lines.push(adviceLine(m.fit_advice, onApply));
+  return metric('memory', 'Memory per chip', { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` }, sub, {
+    class: fits && (!host || host.fits) ? '' : 'metric-bad',
+    bar: memoryBar(m.total_bytes, m.capacity_bytes, fits),
+    how: TRAINING_HOW.memory,
+    trust: lines.length ? h('div', { class: 'metric-trust' }, lines) : null,
+  });
 }
 
-export function renderTrainingSummary(result) {
+// onApply(advice): applies the engine's fit advice to the form.
+export function renderTrainingSummary(result, { onApply } = {}) {
   const s = result.summary;
   const w = result.scenario.workload;
   const pipe = result.pipeline;
@@ -87,7 +110,7 @@ export function renderTrainingSummary(result) {
         : `${fmt.num(s.hardware_tflops_per_chip)} hardware TFLOP/s (no recomputation)`, { how: TRAINING_HOW.flops }),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
       `${activeText(result)}${fmt.flops(s.model_flops_per_step)} of model FLOPs per step`),
-    memoryMetric(result),
+    memoryMetric(result, onApply),
     layoutMetric(result),
   ];
   if (s.train_time_s != null) {
