@@ -14,13 +14,22 @@
 
 namespace envelope::test {
 
+// Dense attention of `heads` query heads of `head_dim`, `kv_heads` KV heads.
+inline AttentionSpec attention(int64_t heads, int64_t kv_heads, int64_t head_dim) {
+    AttentionSpec a;
+    a.heads = heads;
+    a.kv_heads = kv_heads;
+    a.head_dim = head_dim;
+    return a;
+}
+
 // 2 layers, hidden 1024, 8 query heads of 128, 2 KV heads (GQA), gated MLP of 4096.
 inline Model tiny_model() {
     Model m;
     m.name = "tiny";
     m.hidden = 1024;
     LayerSpec layer;
-    layer.attention = AttentionSpec{8, 2, 128};
+    layer.attention = attention(8, 2, 128);
     layer.ffn.ffn = 4096;
     layer.ffn.gated = true;
     m.groups = {LayerGroup{layer, 2}};

@@ -295,7 +295,9 @@ TEST_CASE("each config gives its model preset's architecture, field for field") 
                                                          {kMixtral8x7B, "mixtral-8x7b"},
                                                          {kQwen3_30B_A3B, "qwen3-30b-a3b"},
                                                          {kDeepSeekV3, "deepseek-v3"}};
-    for (const auto& [config, key] : pairs) {
+    for (const auto& pair : pairs) {
+        const char* config = pair.first;  // not a structured binding: doctest's lambdas capture it
+        const char* key = pair.second;
         Json preset = to_json(parse_model(Json(key), "model"));
         Json mine = to_json(import_hf_config(config).model);
         for (Json* j : {&preset, &mine}) {

@@ -160,7 +160,7 @@ TEST_CASE("envelope collective: a request, a sweep, and errors that name the fie
 TEST_CASE("groups that do not line up with the network's units are said to be approximate") {
     // TP 6 on the round system of 8 chips plus a second level: 6 does not divide 8.
     Scenario s = test::tiny_scenario(1, 2, 16, 4);
-    s.model.groups[0].layer.attention = AttentionSpec{12, 6, 64};
+    s.model.groups[0].layer.attention = test::attention(12, 6, 64);
     s.system = test::round_system(8);
     NetworkLevel fabric = s.system.network.levels[0];
     fabric.size = 4;
@@ -173,6 +173,6 @@ TEST_CASE("groups that do not line up with the network's units are said to be ap
     for (const std::string& w : r.warnings) said = said || w.find("tp groups of 6 chips") == 0;
     CHECK(said);
     s.parallelism.tp = 4;
-    s.model.groups[0].layer.attention = AttentionSpec{8, 2, 128};
+    s.model.groups[0].layer.attention = test::attention(8, 2, 128);
     for (const std::string& w : evaluate_inference(s).warnings) CHECK(w.find("line up") == std::string::npos);
 }
