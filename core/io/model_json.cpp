@@ -24,6 +24,7 @@ MoeSpec read_moe(const Json& v, const std::string& path) {
     m.top_k = r.integer("top_k", 1, m.experts);
     m.expert_ffn = r.integer("expert_ffn", 1, kMaxWidth);
     m.shared_experts = r.integer_or("shared_experts", 0, 1'000, 0);
+    m.imbalance = r.number_or("imbalance", 1, 1000, 1);
     r.finish();
     return m;
 }
@@ -89,6 +90,7 @@ void write_layer(const LayerSpec& l, Json& out) {
                       {"top_k", l.ffn.moe.top_k},
                       {"expert_ffn", l.ffn.moe.expert_ffn},
                       {"shared_experts", l.ffn.moe.shared_experts}};
+        if (l.ffn.moe.imbalance != 1) out["moe"]["imbalance"] = l.ffn.moe.imbalance;
     }
     out["norm"] = to_string(l.norm);
     out["linear_bias"] = l.linear_bias;

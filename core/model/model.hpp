@@ -59,6 +59,9 @@ struct MoeSpec {
     int64_t top_k = 0;
     int64_t expert_ffn = 0;
     int64_t shared_experts = 0;   // each of width expert_ffn
+    // Routing skew: the busiest of the ep chips of an expert-parallel group receives this many
+    // times the mean share of routed tokens, and the group waits for it (1: balanced).
+    double imbalance = 1;
 };
 
 // The feed-forward block: up (and gate) projection, activation, down projection.

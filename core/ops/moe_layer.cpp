@@ -15,7 +15,9 @@
 //                 the experts of a layer run as one grouped GEMM
 //   moe_combine   the all-to-all back, then the k outputs of each token weighted and summed
 //   shared        a dense MLP of shared_experts · expert_ffn on every token
-// Routing is assumed balanced (no capacity factor, no dropped tokens).
+// Routing is balanced unless moe.imbalance > 1: then, with ep > 1, the busiest chip's experts
+// get that many times T_e tokens and its all-to-alls that many times the bytes (no capacity
+// factor, no dropped tokens).
 #include <cmath>
 
 #include "ops/builders.hpp"
@@ -39,14 +41,17 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
                                 false));
     out.push_back(build::vector("moe_topk", count, constant(tokens * experts), constant(tokens * k),
                                 elementwise_flops::kSoftmax * experts / k, pr.residual));
-    const double routed_bytes = tokens * k * h * rb;
+    // The busiest chip of the EP group sets the pace: it receives `imbalance` times the mean
+    // share of the routed tokens (and sends as much back). With ep = 1 every expert is here.
+    const double load = s.ep > 1 ? moe.imbalance : 1.0;
+    const double routed_bytes = load * tokens * k * h * rb;
     if (s.ep > 1) {
         out.push_back(build::collective("moe_dispatch", count, CollectiveKind::all_to_all, constant(routed_bytes),
                                         ParallelDim::ep, s.ep, pr.residual));
     }
 
     const double group_tokens = tokens * ep;
-    const double per_expert = group_tokens * k / experts;                      // T_e
+    const double per_expert = load * group_tokens * k / experts;               // T_e on the busiest chip
     const double hit = 1 - std::pow(1 - k / experts, group_tokens);           // p
     const double running = static_cast<double>(s.local_experts) * hit;       // experts run per layer
     const double m = per_expert / hit;

@@ -74,3 +74,21 @@ TEST_CASE("expert parallelism: dispatch and combine all-to-alls of T·k·h value
     CHECK(up.shape.groups == doctest::Approx(2 * p));
     CHECK(up.shape.m == doctest::Approx(64.0 * 2 / 8 / p));  // 16 tokens per expert, on the runs
 }
+
+TEST_CASE("routing skew: the busiest EP chip gets imbalance × its share of tokens and bytes") {
+    // EP 4, 16 sequences per replica: balanced, each chip's 2 experts get 16 tokens each on
+    // average (64·2/8); at imbalance 1.5 the busiest chip's get 24, and it receives 1.5 × the
+    // 16·2·4096·2 B of a balanced dispatch.
+    Scenario s = mixtral(4, 16);
+    const Op balanced = op(decode_ops(s), "expert_up");
+    for (LayerGroup& g : s.model.groups) g.layer.ffn.moe.imbalance = 1.5;
+    const std::vector<Op> skewed = decode_ops(s);
+    CHECK(op(skewed, "expert_up").flops.at(0) == doctest::Approx(1.5 * balanced.flops.at(0)));
+    CHECK(op(skewed, "expert_up").traffic.weights_read.at(0) == doctest::Approx(balanced.traffic.weights_read.at(0)));
+    CHECK(op(skewed, "moe_dispatch").message_bytes.at(0) == doctest::Approx(1.5 * 16 * 2 * 4096 * 2));
+    // One chip holds every expert: nothing to wait for.
+    Scenario one = mixtral(1, 16);
+    const double before = op(decode_ops(one), "expert_up").flops.at(0);
+    for (LayerGroup& g : one.model.groups) g.layer.ffn.moe.imbalance = 1.5;
+    CHECK(op(decode_ops(one), "expert_up").flops.at(0) == doctest::Approx(before));
+}
