@@ -14,7 +14,7 @@ using namespace limits;
 namespace {
 
 constexpr const char* kLayerFields[] = {"layers",    "heads",       "kv_heads", "head_dim",
-                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window", "mla", "parallel_block"};
+                                        "ffn",       "gated_ffn",   "linear_bias", "moe", "sliding_window", "mla", "parallel_block", "mamba"};
 
 // A mixture of experts: {"experts", "top_k", "expert_ffn", "shared_experts"}.
 MoeSpec read_moe(const Json& v, const std::string& path) {
@@ -43,14 +43,52 @@ MlaSpec read_mla(const Json& v, const std::string& path) {
     return m;
 }
 
+// A Mamba mixer: {"d_inner", "d_state", "d_conv", "dt_rank" (Mamba-1), "heads" and
+// "n_groups" (Mamba-2)}, the names of the Mamba configs (expand · d_model = d_inner).
+MambaSpec read_mamba(const Json& v, const std::string& path) {
+    JsonReader r(v, path);
+    MambaSpec m;
+    m.d_inner = r.integer("d_inner", 1, kMaxWidth);
+    m.d_state = r.integer("d_state", 1, 100'000);
+    m.d_conv = r.integer("d_conv", 1, 1'000);
+    m.heads = r.integer_or("heads", 0, m.d_inner, 0);
+    m.dt_rank = m.v2() ? r.integer_or("dt_rank", 0, 0, 0) : r.integer("dt_rank", 1, kMaxWidth);
+    m.n_groups = m.v2() ? r.integer_or("n_groups", 1, m.heads, 1) : r.integer_or("n_groups", 1, 1, 1);
+    if (m.v2() && m.heads % m.n_groups != 0) {
+        throw InputError(r.path_of("n_groups"), "must divide heads = " + std::to_string(m.heads));
+    }
+    r.finish();
+    return m;
+}
+
 NormKind read_norm(JsonReader& r) {
     return r.choice_or("norm", {"rmsnorm", "layernorm"}, 0) == 1 ? NormKind::layernorm : NormKind::rmsnorm;
+}
+
+// The layer's MLP (or mixture), norm and block form.
+void read_ffn(JsonReader& r, LayerSpec& l) {
+    // ffn 0 without experts: no MLP (a pure Mamba block).
+    l.ffn.ffn = r.integer("ffn", l.mamba.on() ? 0 : 1, kMaxWidth);
+    l.ffn.gated = r.boolean("gated_ffn");
+    if (const Json* moe = r.optional_value("moe")) l.ffn.moe = read_moe(*moe, r.path_of("moe"));
+    l.norm = read_norm(r);
+    l.linear_bias = r.boolean_or("linear_bias", false);
+    l.parallel_block = r.boolean_or("parallel_block", false);
 }
 
 // One layer spec's fields, from the model object itself (one group) or one entry of
 // layer_groups.
 LayerSpec read_layer(JsonReader& r) {
     LayerSpec l;
+    if (const Json* mamba = r.optional_value("mamba")) {
+        // A Mamba layer has no attention: its fields are refused rather than ignored.
+        l.mamba = read_mamba(*mamba, r.path_of("mamba"));
+        for (const char* key : {"heads", "kv_heads", "head_dim", "sliding_window", "mla"}) {
+            if (r.has(key)) throw InputError(r.path_of(key), "a Mamba layer has no attention: leave it out");
+        }
+        read_ffn(r, l);
+        return l;
+    }
     AttentionSpec& a = l.attention;
     a.heads = r.integer("heads", 1, kMaxHeads);
     a.kv_heads = r.integer("kv_heads", 1, a.heads);
@@ -61,27 +99,37 @@ LayerSpec read_layer(JsonReader& r) {
     a.head_dim = r.integer("head_dim", 1, kMaxWidth);
     a.window = r.integer_or("sliding_window", 0, kMaxTokens, 0);
     if (const Json* mla = r.optional_value("mla")) a.mla = read_mla(*mla, r.path_of("mla"));
-    l.ffn.ffn = r.integer("ffn", 1, kMaxWidth);
-    l.ffn.gated = r.boolean("gated_ffn");
-    if (const Json* moe = r.optional_value("moe")) l.ffn.moe = read_moe(*moe, r.path_of("moe"));
-    l.norm = read_norm(r);
-    l.linear_bias = r.boolean_or("linear_bias", false);
-    l.parallel_block = r.boolean_or("parallel_block", false);
+    read_ffn(r, l);
     return l;
 }
 
-void write_layer(const LayerSpec& l, Json& out) {
-    out["heads"] = l.attention.heads;
-    out["kv_heads"] = l.attention.kv_heads;
-    out["head_dim"] = l.attention.head_dim;
-    if (l.attention.window > 0) out["sliding_window"] = l.attention.window;
-    if (l.attention.mla.on()) {
-        const MlaSpec& m = l.attention.mla;
+void write_attention(const AttentionSpec& a, Json& out) {
+    out["heads"] = a.heads;
+    out["kv_heads"] = a.kv_heads;
+    out["head_dim"] = a.head_dim;
+    if (a.window > 0) out["sliding_window"] = a.window;
+    if (a.mla.on()) {
+        const MlaSpec& m = a.mla;
         out["mla"] = {{"q_lora_rank", m.q_lora_rank},
                       {"kv_lora_rank", m.kv_lora_rank},
                       {"qk_rope_dim", m.qk_rope_dim},
                       {"qk_nope_dim", m.qk_nope_dim},
                       {"v_head_dim", m.v_head_dim}};
+    }
+}
+
+void write_layer(const LayerSpec& l, Json& out) {
+    if (l.mamba.on()) {
+        const MambaSpec& m = l.mamba;
+        out["mamba"] = {{"d_inner", m.d_inner}, {"d_state", m.d_state}, {"d_conv", m.d_conv}};
+        if (m.v2()) {
+            out["mamba"]["heads"] = m.heads;
+            out["mamba"]["n_groups"] = m.n_groups;
+        } else {
+            out["mamba"]["dt_rank"] = m.dt_rank;
+        }
+    } else {
+        write_attention(l.attention, out);
     }
     out["ffn"] = l.ffn.ffn;
     out["gated_ffn"] = l.ffn.gated;

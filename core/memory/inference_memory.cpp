@@ -38,8 +38,10 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     double kv_elements = 0;  // Σ over the stage's layers of the cache width per chip × the tokens it keeps
     for (const LayerGroup& g : in.stage.groups) {
         // A sliding-window layer keeps only its window's tokens.
-        kv_elements += static_cast<double>(g.count) * static_cast<double>(shard_layer(g.layer, m.hidden, tp).cache_width) *
-                       static_cast<double>(g.layer.attention.attended(context));
+        const LayerShard s = shard_layer(g.layer, m.hidden, tp);
+        kv_elements += static_cast<double>(g.count) * (static_cast<double>(s.cache_width) *
+                                                           static_cast<double>(g.layer.attention.attended(context)) +
+                                                       static_cast<double>(s.state_width));  // a Mamba layer's state
     }
     mem.kv_cache_bytes = kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
 

@@ -8,6 +8,37 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Precondition: tp divides d_inner, and for Mamba-2 the heads and groups (parallel/check.hpp).
+void shard_mamba(const LayerSpec& layer, int64_t hidden, int64_t tp, LayerShard& s) {
+    const MambaSpec& m = layer.mamba;
+    const double h = static_cast<double>(hidden);
+    s.mamba = true;
+    s.heads = s.kv_heads = 0;
+    s.q_dim = s.kv_dim = 0;
+    s.qkv = WeightMatrix{"qkv_proj", 0, 0, false};
+    s.cache_width = 0;
+    s.inner = m.d_inner / tp;
+    s.conv_channels = m.conv_channels() / tp;
+    s.o_dim = s.inner;
+    const double inner = static_cast<double>(s.inner);
+    const double state = static_cast<double>(m.d_state);
+    s.in_proj = WeightMatrix{"in_proj", h, static_cast<double>(m.in_width() / tp), layer.linear_bias};
+    s.out = WeightMatrix{"out_proj", inner, h, layer.linear_bias};
+    const double conv = static_cast<double>(s.conv_channels) * static_cast<double>(m.d_conv + 1);  // taps + bias
+    if (m.v2()) {
+        const double heads = static_cast<double>(m.heads / tp);
+        s.mixer_vector_params = conv + 3 * heads + inner;  // A, D, Δ bias per head; the gated RMSNorm
+    } else {
+        const double dt = static_cast<double>(m.dt_rank);
+        s.x_proj = WeightMatrix{"x_proj", inner, dt + 2 * state, false};
+        s.dt_proj = WeightMatrix{"dt_proj", dt, inner, true};
+        s.mixer_vector_params = conv + inner * state + inner;  // A (d_inner × d_state), D
+    }
+    s.state_width = s.inner * m.d_state + (m.d_conv - 1) * s.conv_channels;
+    // Training keeps the projection's output, the convolution's and the scan's.
+    s.qkv_width = m.in_width() / tp + s.conv_channels + s.inner;
+}
+
 }  // namespace
 
 double norm_vector_params(NormKind norm, int64_t hidden) {
@@ -73,7 +104,9 @@ LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64
         s.expert_up = WeightMatrix{"expert_up", h, static_cast<double>(gate * s.expert_ffn), bias};
         s.expert_down = WeightMatrix{"expert_down", static_cast<double>(s.expert_ffn), h, bias};
     }
-    s.norm_params = 2 * norm_vector_params(layer.norm, hidden);
+    // Two norms with an MLP, one for a block that is only its mixer.
+    s.norm_params = (f.present() ? 2 : 1) * norm_vector_params(layer.norm, hidden);
+    if (layer.mamba.on()) shard_mamba(layer, hidden, tp, s);
     return s;
 }
 

@@ -57,6 +57,17 @@ struct LayerShard {
     WeightMatrix kv_up;     // kv_up   [kv_lora × heads·(qk_nope + v_head)]     column-parallel
     double latent_norm_params = 0;  // RMSNorm scales of the q and kv latents
 
+    // A Mamba mixer (layer.mamba.on()): channels split over TP like heads (in_proj by
+    // columns, out_proj by rows); q_dim = kv_dim = 0, o_dim = the inner width per chip.
+    bool mamba = false;
+    int64_t inner = 0;            // d_inner / tp
+    int64_t conv_channels = 0;    // per chip
+    int64_t state_width = 0;      // state elements per sequence and layer on this chip
+    WeightMatrix in_proj;         // [h × in_width/tp]
+    WeightMatrix x_proj;          // Mamba-1: [inner × (dt_rank + 2·d_state)]
+    WeightMatrix dt_proj;         // Mamba-1: [dt_rank × inner] (+ bias)
+    double mixer_vector_params = 0;  // the convolution, A, D, Δ bias and (Mamba-2) the gated norm
+
     // A dense FFN (ffn > 0), or the shared experts of a mixture:
     int64_t ffn = 0;        // inner width per chip: ⌈ffn / tp⌉
     int64_t up_width = 0;   // the up projection's width: 2·ffn when gated (gate and up), else ffn

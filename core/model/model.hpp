@@ -51,6 +51,29 @@ struct AttentionSpec {
     int64_t kv_dim() const { return kv_heads * head_dim; } // width of K (and of V)
 };
 
+// A selective state-space mixer in place of attention (Mamba, Gu & Dao 2023, arXiv:2312.00752;
+// Mamba-2, Dao & Gu 2024, arXiv:2405.21060): an input projection to the inner width (and the
+// gate z), a short causal depthwise convolution, the selective scan over a state of d_state per
+// inner channel, the gate, an output projection. Each sequence keeps a fixed-size state (the
+// scan's d_inner × d_state and the convolution's last d_conv − 1 inputs) instead of a KV cache.
+// Mamba-1 derives Δ, B, C per token with x_proj and dt_proj (dt_rank); Mamba-2 (heads > 0) takes
+// them from the input projection, with B and C shared by n_groups groups of heads.
+struct MambaSpec {
+    int64_t d_inner = 0;   // 0: not a Mamba layer
+    int64_t d_state = 0;
+    int64_t d_conv = 0;
+    int64_t dt_rank = 0;   // Mamba-1
+    int64_t heads = 0;     // Mamba-2: scan heads (0: Mamba-1)
+    int64_t n_groups = 1;  // Mamba-2: groups sharing B and C
+
+    bool on() const { return d_inner > 0; }
+    bool v2() const { return heads > 0; }
+    // The convolution's channels: x (Mamba-1), x, B and C (Mamba-2).
+    int64_t conv_channels() const { return v2() ? d_inner + 2 * n_groups * d_state : d_inner; }
+    // The input projection's width: x and z, and for Mamba-2 B, C and one Δ per head.
+    int64_t in_width() const { return v2() ? 2 * d_inner + 2 * n_groups * d_state + heads : 2 * d_inner; }
+};
+
 // A mixture of experts in place of one FFN (Shazeer et al. 2017; Fedus et al. 2022): a
 // router picks top_k of `experts` FFNs of width expert_ffn for each token; shared experts
 // (DeepSeekMoE) see every token. experts = 0: a dense FFN.
@@ -66,15 +89,17 @@ struct MoeSpec {
 
 // The feed-forward block: up (and gate) projection, activation, down projection.
 struct FfnSpec {
-    int64_t ffn = 0;       // inner width (dense FFN)
+    int64_t ffn = 0;       // inner width (dense FFN); 0 and no experts: no MLP (a pure Mamba block)
     bool gated = false;    // SwiGLU/GeGLU: gate and up matrices plus down (3 matrices) vs 2
     MoeSpec moe;           // moe.experts > 0: the experts replace the dense FFN
 
     bool is_moe() const { return moe.experts > 0; }
+    bool present() const { return ffn > 0 || is_moe(); }
 };
 
 struct LayerSpec {
-    AttentionSpec attention;
+    AttentionSpec attention;    // not read when mamba.on()
+    MambaSpec mamba;
     FfnSpec ffn;
     NormKind norm = NormKind::rmsnorm;
     bool linear_bias = false;   // biases on every linear layer (GPT-2/3 style)

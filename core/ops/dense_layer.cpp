@@ -225,7 +225,9 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
     add_sp_gather(in, "attn_allgather", layers, buffer, out);
-    if (s.mla) {
+    if (s.mamba) {
+        lower_mamba_mixer(in, layer.mamba, s, layers, out);
+    } else if (s.mla) {
         lower_mla_attention(in, layer.attention, s, layers, out);
     } else {
         out.push_back(gemm(qkv, qkv.n));
@@ -241,6 +243,15 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
                                     pr.residual));
     }
 
+    if (!layer.ffn.present()) {  // a block that is only its mixer (Mamba): no MLP half
+        if (layer.parallel_block) {  // nothing to wait for: reduce and add now
+            add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
+            out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
+                                        pr.residual));
+        }
+        for (std::size_t i = first; i < out.size(); ++i) out[i].layer = true;
+        return;
+    }
     out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
     add_sp_gather(in, "mlp_allgather", layers, buffer, out);

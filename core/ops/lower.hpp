@@ -51,6 +51,10 @@ Affine causal_pairs(const Pass& p, int64_t window);
 void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const LayerShard& shard, double count,
                          std::vector<Op>& out);
 
+// A Mamba mixer up to (not including) its output projection (ops/mamba_layer.cpp).
+void lower_mamba_mixer(const LowerInput& in, const MambaSpec& spec, const LayerShard& shard, double count,
+                       std::vector<Op>& out);
+
 // `count` dense decoder layers of one spec (pre-norm: norm → attention → residual → norm →
 // MLP → residual), sharded over TP. Appends to `out`.
 void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out);

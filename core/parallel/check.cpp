@@ -14,6 +14,18 @@ void check_tp(int64_t tp, const Model& m) {
     for (std::size_t i = 0; i < m.groups.size(); ++i) {
         const AttentionSpec& a = m.groups[i].layer.attention;
         const std::string where = m.groups.size() == 1 ? "model" : "model.layer_groups[" + str(static_cast<int64_t>(i)) + "]";
+        if (const MambaSpec& mb = m.groups[i].layer.mamba; mb.on()) {
+            // Its channels (and Mamba-2's heads and groups) split over TP like attention heads.
+            for (const auto& [name, value] : {std::pair<const char*, int64_t>{"d_inner", mb.d_inner},
+                                              {"heads", mb.v2() ? mb.heads : tp},
+                                              {"n_groups", mb.v2() ? mb.n_groups : tp}}) {
+                if (value % tp != 0) {
+                    throw InputError("parallelism.tp", "TP = " + str(tp) + " must divide " + where + ".mamba." + name +
+                                                           " = " + str(value));
+                }
+            }
+            continue;
+        }
         if (a.heads % tp != 0) {
             throw InputError("parallelism.tp", "TP = " + str(tp) + " must divide " + where + ".heads = " + str(a.heads));
         }

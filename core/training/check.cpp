@@ -91,6 +91,10 @@ void check_training(const Scenario& s) {
                 throw InputError("parallelism.cp", "context parallelism with multi-head latent attention is not modelled "
                                                    "yet (use cp = 1)");
             }
+            if (g.layer.mamba.on()) {
+                throw InputError("parallelism.cp", "context parallelism with Mamba layers (the scan's state passed along "
+                                                   "the sequence) is not modelled yet (use cp = 1)");
+            }
         }
     }
     if (!s.system.chip.peak(w.precision)) {

@@ -1,6 +1,7 @@
 #include "training/flops.hpp"
 
 #include "model/layer_shard.hpp"
+#include "ops/elementwise_costs.hpp"
 
 namespace envelope {
 
@@ -16,7 +17,10 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
         // h·(q + 2kv) + q·h for MHA/GQA, MLA's down and up projections and its output.
         const LayerShard a = shard_layer(l, m.hidden, 1);
         double projections = 0;
-        for (const WeightMatrix* w : {&a.qkv, &a.out, &a.q_down, &a.q_up, &a.kv_down, &a.kv_up}) projections += w->k * w->n;
+        for (const WeightMatrix* w : {&a.qkv, &a.out, &a.q_down, &a.q_up, &a.kv_down, &a.kv_up, &a.in_proj, &a.x_proj,
+                                      &a.dt_proj}) {
+            projections += w->k * w->n;
+        }
         // Q·Kᵀ over q_dim and P·V over the output width, per attended token: 2·(q + o).
         const double matrices = l.ffn.gated ? 3 : 2;
         // A mixture: the router, and per token its top_k experts and the shared experts.
@@ -26,7 +30,10 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
                                : static_cast<double>(l.ffn.ffn);
         const double router = l.ffn.is_moe() ? h * static_cast<double>(moe.experts) : 0.0;
         linear += count * 2 * (projections + h * ffn * matrices + router);
-        attention += count * 2 * static_cast<double>(a.q_dim + a.o_dim) * static_cast<double>(l.attention.attended(w.seq_len));
+        // A Mamba mixer's scan instead: its FLOPs per token (ops/elementwise_costs.hpp).
+        attention += l.mamba.on() ? count * elementwise_flops::kScanPerState * static_cast<double>(l.mamba.d_inner * l.mamba.d_state)
+                                  : count * 2 * static_cast<double>(a.q_dim + a.o_dim) *
+                                        static_cast<double>(l.attention.attended(w.seq_len));
     }
     const double logits = 2 * h * static_cast<double>(m.vocab);
     TrainingFlops f;
