@@ -43,17 +43,9 @@ AttentionSpec read_attention(HfFields& f, int64_t hidden, std::initializer_list<
 }
 
 std::vector<LayerGroup> group_layers(const std::vector<LayerSpec>& layers) {
-    const auto same = [](const LayerSpec& a, const LayerSpec& b) {
-        return a.attention.heads == b.attention.heads && a.attention.kv_heads == b.attention.kv_heads &&
-               a.attention.head_dim == b.attention.head_dim && a.attention.window == b.attention.window &&
-               a.ffn.ffn == b.ffn.ffn && a.ffn.gated == b.ffn.gated &&
-               a.ffn.moe.experts == b.ffn.moe.experts && a.ffn.moe.top_k == b.ffn.moe.top_k &&
-               a.ffn.moe.expert_ffn == b.ffn.moe.expert_ffn && a.ffn.moe.shared_experts == b.ffn.moe.shared_experts &&
-               a.norm == b.norm && a.linear_bias == b.linear_bias;
-    };
     std::vector<LayerGroup> groups;
     for (const LayerSpec& l : layers) {
-        if (!groups.empty() && same(groups.back().layer, l)) {
+        if (!groups.empty() && groups.back().layer == l) {
             ++groups.back().count;
         } else {
             groups.push_back({l, 1});

@@ -34,6 +34,9 @@ const std::vector<Family>& families() {
         {"falcon", "FalconForCausalLM", read_falcon},
         {"RefinedWeb", "RWForCausalLM", read_refined_web},
         {"RefinedWebModel", "RWForCausalLM", read_refined_web_model},
+        {"mamba", "MambaForCausalLM", read_mamba},
+        {"mamba2", "Mamba2ForCausalLM", read_mamba2},
+        {"jamba", "JambaForCausalLM", read_jamba},
     };
     return all;
 }

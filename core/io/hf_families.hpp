@@ -41,6 +41,10 @@ Model read_opt(HfFields& f, Notes& notes);
 Model read_falcon(HfFields& f, Notes& notes);
 Model read_refined_web(HfFields& f, Notes& notes);        // Falcon-40B's first config: the new design
 Model read_refined_web_model(HfFields& f, Notes& notes);  // Falcon-7B's first config: the first design
+// State-space models (hf_ssm.cpp).
+Model read_mamba(HfFields& f, Notes& notes);
+Model read_mamba2(HfFields& f, Notes& notes);
+Model read_jamba(HfFields& f, Notes& notes);
 
 // ---- shared pieces (hf_common.cpp) ----
 

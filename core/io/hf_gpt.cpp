@@ -71,9 +71,10 @@ Model read_gpt_neox(HfFields& f, Notes& notes) {
                         "not counted either: Envelope puts biases on every linear layer or on none");
     }
     const bool tied = f.flag("tie_word_embeddings", false);
-    // The parallel residual runs the same operators, side by side.
-    f.ignore({"use_parallel_residual"});
-    return assemble(t, plain_layer(a, ffn, attention_bias), tied);
+    // The parallel residual (the default) runs attention and MLP side by side.
+    LayerSpec layer = plain_layer(a, ffn, attention_bias);
+    layer.parallel_block = f.flag("use_parallel_residual", true);
+    return assemble(t, layer, tied);
 }
 
 Model read_opt(HfFields& f, Notes& notes) {
@@ -133,7 +134,9 @@ Model read_falcon_kind(HfFields& f, Notes& notes, std::optional<bool> new_design
     }
     // ALiBi adds no parameters; the residual placement changes no operator.
     f.ignore({"alibi", "apply_residual_connection_post_layernorm", "num_ln_in_parallel_attn"});
-    return assemble(t, plain_layer(a, ffn, bias), tied);
+    LayerSpec layer = plain_layer(a, ffn, bias);
+    layer.parallel_block = parallel;  // one TP reduction per layer
+    return assemble(t, layer, tied);
 }
 
 }  // namespace

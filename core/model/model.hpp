@@ -109,6 +109,31 @@ struct LayerSpec {
     bool parallel_block = false;
 };
 
+// Field-by-field equality: two layers cost the same exactly when they are equal.
+inline bool operator==(const MlaSpec& a, const MlaSpec& b) {
+    return a.q_lora_rank == b.q_lora_rank && a.kv_lora_rank == b.kv_lora_rank && a.qk_rope_dim == b.qk_rope_dim &&
+           a.qk_nope_dim == b.qk_nope_dim && a.v_head_dim == b.v_head_dim;
+}
+inline bool operator==(const AttentionSpec& a, const AttentionSpec& b) {
+    return a.heads == b.heads && a.kv_heads == b.kv_heads && a.head_dim == b.head_dim && a.window == b.window &&
+           a.mla == b.mla;
+}
+inline bool operator==(const MambaSpec& a, const MambaSpec& b) {
+    return a.d_inner == b.d_inner && a.d_state == b.d_state && a.d_conv == b.d_conv && a.dt_rank == b.dt_rank &&
+           a.heads == b.heads && a.n_groups == b.n_groups;
+}
+inline bool operator==(const MoeSpec& a, const MoeSpec& b) {
+    return a.experts == b.experts && a.top_k == b.top_k && a.expert_ffn == b.expert_ffn &&
+           a.shared_experts == b.shared_experts && a.imbalance == b.imbalance;
+}
+inline bool operator==(const FfnSpec& a, const FfnSpec& b) {
+    return a.ffn == b.ffn && a.gated == b.gated && a.moe == b.moe;
+}
+inline bool operator==(const LayerSpec& a, const LayerSpec& b) {
+    return a.attention == b.attention && a.mamba == b.mamba && a.ffn == b.ffn && a.norm == b.norm &&
+           a.linear_bias == b.linear_bias && a.parallel_block == b.parallel_block;
+}
+
 struct LayerGroup {
     LayerSpec layer;
     int64_t count = 0;          // consecutive layers of this spec

@@ -175,4 +175,24 @@ inline const char* kDeepSeekV3 = R"({
   "vocab_size": 129280
 })";
 
+
+// state-spaces/mamba-130m-hf config.json (MambaConfig; the fields that matter here).
+inline constexpr const char* kMamba130M = R"({
+  "architectures": ["MambaForCausalLM"], "model_type": "mamba",
+  "hidden_size": 768, "intermediate_size": 1536, "num_hidden_layers": 24, "vocab_size": 50280,
+  "state_size": 16, "conv_kernel": 4, "expand": 2, "time_step_rank": 48,
+  "use_bias": false, "use_conv_bias": true, "layer_norm_epsilon": 1e-05, "tie_word_embeddings": true
+})";
+
+// ai21labs/Jamba-v0.1 config.json (JambaConfig).
+inline constexpr const char* kJamba = R"({
+  "architectures": ["JambaForCausalLM"], "model_type": "jamba",
+  "hidden_size": 4096, "num_hidden_layers": 32, "intermediate_size": 14336,
+  "num_attention_heads": 32, "num_key_value_heads": 8, "num_experts": 16, "num_experts_per_tok": 2,
+  "attn_layer_period": 8, "attn_layer_offset": 4, "expert_layer_period": 2, "expert_layer_offset": 1,
+  "mamba_d_state": 16, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_dt_rank": 256,
+  "mamba_conv_bias": true, "mamba_proj_bias": false, "vocab_size": 65536, "tie_word_embeddings": false,
+  "max_position_embeddings": 262144, "rms_norm_eps": 1e-06
+})";
+
 }  // namespace envelope::test

@@ -294,7 +294,9 @@ TEST_CASE("each config gives its model preset's architecture, field for field") 
     const std::pair<const char*, const char*> pairs[] = {{kLlama31_8B, "llama-3.1-8b"},
                                                          {kMixtral8x7B, "mixtral-8x7b"},
                                                          {kQwen3_30B_A3B, "qwen3-30b-a3b"},
-                                                         {kDeepSeekV3, "deepseek-v3"}};
+                                                         {kDeepSeekV3, "deepseek-v3"},
+                                                         {kMamba130M, "mamba-130m"},
+                                                         {kJamba, "jamba-v0.1"}};
     for (const auto& pair : pairs) {
         const char* config = pair.first;  // not a structured binding: doctest's lambdas capture it
         const char* key = pair.second;
