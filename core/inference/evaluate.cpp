@@ -42,8 +42,9 @@ Lowered lower_inference(const Scenario& s) {
     const int64_t allocated = w.input_tokens + w.output_tokens;
     const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated, w.cached_prompt_tokens());
     const Speculative& sp = w.speculative;
-    const Pass decode = sp.on() ? verify_pass(out.micro_batch, allocated, sp.draft_tokens + 1)
-                                : decode_pass(out.micro_batch, allocated);
+    // Each decode step runs every beam of every sequence.
+    const int64_t decoding = out.micro_batch * w.beams;
+    const Pass decode = sp.on() ? verify_pass(decoding, allocated, sp.draft_tokens + 1) : decode_pass(decoding, allocated);
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
         StageOps ops{std::move(stage), {}, {}, {}};
         const LowerInput base{s.model, ops.stage, s.parallelism, w.precision, prefill, s.engine, w.flash_attention};
@@ -53,7 +54,7 @@ Lowered lower_inference(const Scenario& s) {
         if (sp.on()) {
             const Model drafter = drafter_of(s);  // the ops keep no reference to it
             const Stage whole = split_stages(drafter, s.parallelism).front();
-            const Pass step = decode_pass(out.micro_batch, allocated);
+            const Pass step = decode_pass(decoding, allocated);
             ops.draft = lower_forward(LowerInput{drafter, whole, s.parallelism, w.precision, step, s.engine,
                                                  w.flash_attention});
             for (Op& op : ops.draft) op.variant = "draft";

@@ -58,6 +58,7 @@ InferenceWorkload read_inference(JsonReader& r) {
     w.flash_attention = r.boolean_or("flash_attention", true);
     w.speculative = read_speculative(r);
     w.prefix_cache_hit = r.number_or("prefix_cache_hit", 0, 0.999999, 0);
+    w.beams = r.integer_or("beams", 1, 64, 1);
     return w;
 }
 
@@ -141,6 +142,7 @@ Json to_json(const Workload& w) {
                   {"residual", std::string(to_string(i.precision.residual))}}},
                 {"flash_attention", i.flash_attention}};
     if (i.prefix_cache_hit > 0) j["prefix_cache_hit"] = i.prefix_cache_hit;
+    if (i.beams > 1) j["beams"] = i.beams;
     if (i.speculative.on()) {
         j["speculative"] = {{"draft_tokens", i.speculative.draft_tokens}, {"acceptance_rate", i.speculative.acceptance}};
         if (i.speculative.draft) j["speculative"]["draft_model"] = to_json(*i.speculative.draft);

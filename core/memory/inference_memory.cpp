@@ -35,13 +35,17 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     mem.weights_bytes = params.total() * bytes_per_element(w.precision.weights);
 
     const int64_t context = w.input_tokens + w.output_tokens;
-    double kv_elements = 0;  // Σ over the stage's layers of the cache width per chip × the tokens it keeps
+    const double extra_beams = static_cast<double>(w.beams - 1);
+    double kv_elements = 0;  // Σ over the stage's layers of the cache width per chip × the tokens it keeps, per request
     for (const LayerGroup& g : in.stage.groups) {
-        // A sliding-window layer keeps only its window's tokens.
+        // A sliding-window layer keeps only its window's tokens; further beams share the
+        // prompt's and keep their own generated ones; a Mamba layer keeps a state per beam.
         const LayerShard s = shard_layer(g.layer, m.hidden, tp);
-        kv_elements += static_cast<double>(g.count) * (static_cast<double>(s.cache_width) *
-                                                           static_cast<double>(g.layer.attention.attended(context)) +
-                                                       static_cast<double>(s.state_width));  // a Mamba layer's state
+        const int64_t kept = g.layer.attention.attended(context);
+        const double own = static_cast<double>(std::min<int64_t>(w.output_tokens, kept));
+        kv_elements += static_cast<double>(g.count) *
+                       (static_cast<double>(s.cache_width) * (static_cast<double>(kept) + extra_beams * own) +
+                        static_cast<double>(s.state_width) * (1 + extra_beams));
     }
     mem.kv_cache_bytes = kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
 
@@ -55,7 +59,8 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     const double rb = bytes_per_element(w.precision.residual);
     const double prefill_set =
         chunk * (prompt_tokens * stream_share * h * rb + largest_working_set(prefill_ops, 0.0));
-    const double decode_set = micro_batch * stream_share * h * rb + largest_working_set(decode_ops, context - 1);
+    const double decode_set = micro_batch * static_cast<double>(w.beams) * stream_share * h * rb +
+                              largest_working_set(decode_ops, context - 1);
     mem.activation_bytes = std::max(prefill_set, decode_set);
 
     mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;

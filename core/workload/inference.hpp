@@ -64,6 +64,9 @@ struct InferenceWorkload {
     // Share of each prompt already in the KV cache when it arrives (prefix caching: a shared
     // system prompt, a conversation's earlier turns); prefill computes only the rest.
     double prefix_cache_hit = 0;
+    // Beam search: each request decodes `beams` hypotheses side by side, sharing its prompt's
+    // KV cache, and returns one (the output tokens count once).
+    int64_t beams = 1;
 
     // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.
     int64_t cached_prompt_tokens() const {

@@ -210,3 +210,21 @@ TEST_CASE("a parallel block reduces once per layer and adds both branches to the
     CHECK(parallel.summary.ttft_s < sequential.summary.ttft_s);
     CHECK(count_params(s.model).total() == doctest::Approx(sequential.summary.params));  // the same weights
 }
+
+TEST_CASE("beam search: every beam decodes, the prompt's cache is shared, one beam's tokens count") {
+    Scenario s = test::tiny_scenario(1, 2, 100, 28);
+    const Result one = evaluate_inference(s);
+    s.workload.inference.beams = 4;
+    const Result beams = evaluate_inference(s);
+    Scenario eight = test::tiny_scenario(1, 8, 100, 28);
+    const Result batch8 = evaluate_inference(eight);
+    // A decode step of 2 requests × 4 beams is a decode step of 8 sequences.
+    CHECK(*beams.summary.tpot_s == doctest::Approx(*batch8.summary.tpot_s));
+    CHECK(beams.summary.ttft_s == doctest::Approx(one.summary.ttft_s));  // prompts prefilled once
+    // 2 requests × 28 tokens each, whatever the beams.
+    CHECK(beams.summary.output_tokens_per_s == doctest::Approx(2 * 28 / beams.summary.e2e_latency_s));
+    // Cache per request: the 128 tokens of the first beam, 28 more for each of the 3 others;
+    // 2048 B a token (2 layers × 2 KV heads × 128 × K and V × 2 B).
+    CHECK(beams.memory.kv_cache_bytes == doctest::Approx(2 * 2048.0 * (128 + 3 * 28)));
+    CHECK(one.memory.kv_cache_bytes == doctest::Approx(2 * 2048.0 * 128));
+}
