@@ -61,6 +61,10 @@ void check_inference(const Scenario& s) {
     const InferenceWorkload& w = s.workload.inference;
     check_mapping(s.parallelism, w);
     check_speculative(s);
+    if (w.kv_offload > 0 && s.system.host.link_gbps <= 0) {
+        throw InputError("system.host.link_gbps", "an offloaded KV cache is read over each chip's host link: it must be "
+                                                  "> 0 (this system describes no host)");
+    }
     const PrecisionPlan& p = w.precision;
     check_math_format(s.system.chip, p.activations, "workload.precision.activations", p.weights,
                       "workload.precision.weights", "linear layers");

@@ -34,6 +34,14 @@ struct Lowered {
     int64_t micro_batch = 1;
 };
 
+// Decode reads the offloaded share of the cache from the host instead of from HBM.
+void offload_kv(std::vector<Op>& ops, double share) {
+    for (Op& op : ops) {
+        op.traffic.host_read = share * op.traffic.kv_read;
+        op.traffic.kv_read = (1 - share) * op.traffic.kv_read;
+    }
+}
+
 Lowered lower_inference(const Scenario& s) {
     const InferenceWorkload& w = s.workload.inference;
     Lowered out;
@@ -51,6 +59,7 @@ Lowered lower_inference(const Scenario& s) {
         ops.prefill = lower_forward(base);
         ops.decode = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, decode, s.engine,
                                               w.flash_attention});
+        if (w.kv_offload > 0) offload_kv(ops.decode, w.kv_offload);
         if (sp.on()) {
             const Model drafter = drafter_of(s);  // the ops keep no reference to it
             const Stage whole = split_stages(drafter, s.parallelism).front();
@@ -117,7 +126,7 @@ struct Phases {
 
 Phases time_phases(const Lowered& lowered, const Scenario& s, const Placement& placement, TimingModel model,
                    bool report) {
-    const TimingContext ctx{s.system.chip, s.engine, model};
+    const TimingContext ctx{s.system.chip, s.engine, model, s.system.host.link_gbps};
     const InferenceWorkload& w = s.workload.inference;
     const double m = static_cast<double>(lowered.micro_batches);
     const double stages = static_cast<double>(lowered.stages.size());
@@ -220,6 +229,11 @@ void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std
                       ", " + format_gb(mem.capacity_bytes) + " available");
     }
     if (!s.system.network_note.empty()) out.push_back(s.system.network_note);
+    if (mem.host_kv_bytes > s.system.host.memory_gb * 1e9) {
+        out.push_back("does not fit in host memory: the offloaded KV cache needs " + format_gb(mem.host_kv_bytes) +
+                      " per chip, the host has " + format_gb(s.system.host.memory_gb * 1e9) +
+                      " per chip (system.host.memory_gb)");
+    }
     const int64_t used = s.parallelism.chips();
     if (s.system.count > used) {
         out.push_back(std::to_string(s.system.count - used) + " of " + std::to_string(s.system.count) +

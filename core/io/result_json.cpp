@@ -88,13 +88,15 @@ Json inference_summary(const Result& r) {
 }
 
 Json inference_memory(const InferenceMemory& m) {
-    return {{"stage", m.stage},
+    Json j{{"stage", m.stage},
             {"weights_bytes", m.weights_bytes},
             {"kv_cache_bytes", m.kv_cache_bytes},
             {"activation_bytes", m.activation_bytes},
             {"total_bytes", m.total_bytes},
             {"capacity_bytes", m.capacity_bytes},
             {"fits", m.fits}};
+    if (m.host_kv_bytes > 0) j["host_kv_bytes"] = m.host_kv_bytes;
+    return j;
 }
 
 }  // namespace

@@ -47,7 +47,9 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
                        (static_cast<double>(s.cache_width) * (static_cast<double>(kept) + extra_beams * own) +
                         static_cast<double>(s.state_width) * (1 + extra_beams));
     }
-    mem.kv_cache_bytes = kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
+    const double kv = kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
+    mem.kv_cache_bytes = (1 - w.kv_offload) * kv;
+    mem.host_kv_bytes = w.kv_offload * kv;
 
     // Prefill runs in chunks of at most the engine's prefill token budget (all prompts at
     // once when it has none); a chunk's working set is that share of the micro-batch's.

@@ -24,6 +24,7 @@ struct InferenceMemory {
     // What the engine gives the KV cache: its fraction of the memory left after weights
     // and activations (engine/engine.hpp). A batch the engine admits has kv ≤ budget.
     double kv_budget_bytes = 0;
+    double host_kv_bytes = 0;   // the offloaded share of the KV cache, in the host's memory
 };
 
 // Everything the memory of one stage depends on besides its lowered operators.

@@ -43,6 +43,9 @@ struct Traffic {
     Affine activations_read;
     Affine activations_written;
     Affine kv_written;
+    // KV cache read from the host's memory over the chip's host link (an offloaded cache), not
+    // from HBM: timed on the link (perf/roofline.hpp), not counted in read() or total().
+    Affine host_read;
 
     Affine read() const { return weights_read + kv_read + activations_read; }
     Affine written() const { return activations_written + kv_written; }

@@ -65,6 +65,9 @@ Roofs roofs_of(const Op& op, const Spans* spans, const TimingContext& ctx) {
     const double bytes_per_s =
         ctx.chip.hbm_tb_s * 1e12 * (gemm ? ctx.chip.gemm_memory_efficiency : ctx.chip.memory_efficiency);
     r.memory_s = (1.0 / bytes_per_s) * op.traffic.total();
+    // An offloaded KV cache streams in over the host link while the kernel reads the rest from
+    // HBM: its own roof, on the network bound.
+    if (ctx.host_link_gbps > 0) r.network_s = (1.0 / (ctx.host_link_gbps * 1e9)) * op.traffic.host_read;
     return r;
 }
 

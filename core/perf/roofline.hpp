@@ -45,6 +45,7 @@ struct TimingContext {
     const Chip& chip;
     const Engine& engine;
     TimingModel model = TimingModel::expected;
+    double host_link_gbps = 0;  // the system's host link per chip, for host_read traffic
 };
 
 // `spans` are where the op's collective group sits on the network (ignored for other ops;

@@ -67,6 +67,9 @@ struct InferenceWorkload {
     // Beam search: each request decodes `beams` hypotheses side by side, sharing its prompt's
     // KV cache, and returns one (the output tokens count once).
     int64_t beams = 1;
+    // Share of the KV cache kept in the host's memory (KV offload, e.g. LMCache, vLLM's CPU
+    // offload): read over the host link at every decode step instead of from HBM.
+    double kv_offload = 0;
 
     // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.
     int64_t cached_prompt_tokens() const {

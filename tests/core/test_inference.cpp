@@ -228,3 +228,25 @@ TEST_CASE("beam search: every beam decodes, the prompt's cache is shared, one be
     CHECK(beams.memory.kv_cache_bytes == doctest::Approx(2 * 2048.0 * (128 + 3 * 28)));
     CHECK(one.memory.kv_cache_bytes == doctest::Approx(2 * 2048.0 * 128));
 }
+
+TEST_CASE("an offloaded KV cache: its share streams over the host link at every decode step") {
+    // Half of the cache on a host behind a 10 GB/s link. The attention reads 2 KV heads × 128
+    // × K and V × 2 B = 1024 B per attended token and layer, half of it from the host: at
+    // contexts 101 … 127 (mean 114), 512 · 114 B / 10 GB/s = 5.8368 µs a step, far above its
+    // HBM and compute time on the round chip.
+    Scenario s = test::tiny_scenario(1, 1, 100, 28);
+    s.system.host = HostResources{10, 100, 100, 0, "test"};
+    const Result resident = evaluate_inference(s);
+    s.workload.inference.kv_offload = 0.5;
+    const Result offloaded = evaluate_inference(s);
+    for (const OpReport& o : offloaded.phase("decode").ops) {
+        if (std::string(o.name) != "attention") continue;
+        CHECK(o.bound == Bound::network);
+        CHECK(o.time_s == doctest::Approx(512.0 * 114 / 10e9));
+    }
+    CHECK(offloaded.memory.kv_cache_bytes == doctest::Approx(resident.memory.kv_cache_bytes / 2));
+    CHECK(offloaded.memory.host_kv_bytes == doctest::Approx(resident.memory.kv_cache_bytes / 2));
+    CHECK(*offloaded.summary.tpot_s > *resident.summary.tpot_s);
+    s.system.host = HostResources{};
+    CHECK(test::error_path(s) == "system.host.link_gbps");
+}
