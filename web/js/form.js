@@ -1,56 +1,15 @@
 // The inputs panel: fills the controls from the presets, shows a state, and turns every
 // edit into a new state. It never evaluates anything itself.
 import { h, $ } from './dom.js';
-import { ARCH_FIELDS, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, architecture, fromScenario, matchingScenario, modelDocument, modelFields, presetValue } from './scenario.js';
-import { MOE_FIELDS } from './moe.js';
-import { MLA_FIELDS } from './attention.js';
-import { anyExperts, isGrouped, renderLayerGroups } from './layer-groups.js';
+import { PRECISIONS, PRECISION_ROLES, fromScenario, matchingScenario } from './scenario.js';
+import { anyExperts } from './layer-groups.js';
+import { createArchForm } from './arch-form.js';
 import { createServingForm } from './serving-form.js';
 import { num } from './format.js';
 import { createNetworkEditor } from './network-editor.js';
 import { createTrainingForm } from './training-form.js';
 import { networkOf } from './network.js';
 import { createHfImport } from './hf-import.js';
-
-const ARCH_LABELS = {
-  layers: 'Layers',
-  hidden: 'Hidden size',
-  heads: 'Attention heads',
-  kv_heads: 'KV heads',
-  head_dim: 'Head dimension',
-  sliding_window: 'Sliding window (tokens)',
-  ffn: 'FFN size',
-  vocab: 'Vocabulary',
-  gated_ffn: 'Gated FFN (SwiGLU)',
-  // A mixture of experts (moe.js), shown only for a model that has one.
-  experts: 'Experts',
-  top_k: 'Experts per token',
-  expert_ffn: 'Expert FFN size',
-  shared_experts: 'Shared experts',
-  dense_layers: 'Dense layers first',
-  // Multi-head latent attention (attention.js), shown only for a model that has it.
-  q_lora_rank: 'Query latent rank',
-  kv_lora_rank: 'KV latent rank',
-  qk_rope_dim: 'RoPE part per head',
-  qk_nope_dim: 'Non-RoPE part per head',
-  v_head_dim: 'Value head dimension',
-};
-// What a mixture field means, on hover.
-const ARCH_TITLES = {
-  experts: 'Routed experts in each mixture layer',
-  top_k: 'Top-k: the experts the router picks for each token',
-  expert_ffn: 'Inner width of one expert',
-  shared_experts: 'Experts every token runs through (DeepSeekMoE), each of the expert FFN size',
-  dense_layers: 'The first layers keep the dense FFN (of the FFN size); the rest are mixtures',
-  sliding_window: 'Each token attends to at most this many tokens, and the KV cache keeps only them; 0: full attention',
-  q_lora_rank: 'Width of the query latent (q_lora_rank); 0: queries projected straight from the hidden state',
-  kv_lora_rank: 'Width of the KV latent the cache keeps per token (kv_lora_rank)',
-  qk_rope_dim: 'The decoupled RoPE part of each query head and of the shared key (qk_rope_head_dim)',
-  qk_nope_dim: 'The rest of each query and key head (qk_nope_head_dim)',
-  v_head_dim: 'Width of each value head',
-};
-// Fields that may be 0.
-const ZERO_ALLOWED = ['shared_experts', 'dense_layers', 'sliding_window', 'q_lora_rank', 'qk_rope_dim'];
 
 // Number inputs and where their value lives in the state (training's: training-form.js).
 const NUMBER_FIELDS = {
@@ -100,20 +59,6 @@ function fillSelects(presets) {
 
   for (const [key, doc] of Object.entries(presets.engines)) {
     $('#engine').append(h('option', { value: key, text: doc.name }));
-  }
-
-  for (const [box, fields] of [['#arch-fields', ARCH_FIELDS], ['#arch-moe-fields', MOE_FIELDS], ['#arch-mla-fields', MLA_FIELDS]]) {
-    for (const field of fields) {
-      const id = `arch-${field}`;
-      const error = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true });
-      const label = h('label', { for: id, text: ARCH_LABELS[field], title: ARCH_TITLES[field] });
-      $(box).append(field === 'gated_ffn'
-        ? h('div', { class: 'field checkbox span-2', dataset: { field: id } },
-          h('input', { id, type: 'checkbox', 'aria-describedby': `${id}-error` }), label, error)
-        : h('div', { class: 'field', dataset: { field: id } }, label,
-          h('input', { id, type: 'number', inputmode: 'numeric', min: ZERO_ALLOWED.includes(field) ? 0 : 1, step: 1, 'aria-describedby': `${id}-error` }),
-          error));
-    }
   }
 }
 
@@ -195,6 +140,7 @@ export function createForm(presets, { onChange, check, importHf }) {
   const training = createTrainingForm(presets, { current: () => current, update, onChange, readNumber, check });
   createHfImport(presets, { importHf, current: () => current, onChange });
   const serving = createServingForm(presets, { update, readNumber, invalid });
+  const arch = createArchForm(presets, { current: () => current, onChange, readNumber });
 
   $('#scenario-preset').addEventListener('change', (e) => {
     const key = e.target.value;
@@ -211,25 +157,6 @@ export function createForm(presets, { onChange, check, importHf }) {
     next.model = { preset: e.target.value, edits: {} };
     // Expert parallelism is for a model with experts: a dense model starts again from EP 1.
     if (!anyExperts(presets.models[next.model.preset])) next.parallelism.ep = 1;
-    onChange(next);
-  });
-
-  $('#arch').addEventListener('input', (e) => {
-    const field = e.target.id.replace(/^arch-/, '');
-    if (!MODEL_FIELDS.includes(field)) return;
-    const next = clone();
-    const value = field === 'gated_ffn' ? e.target.checked : readNumber(e.target);
-    if (value !== undefined) {
-      if (value === presetValue(presets.models[next.model.preset], field)) delete next.model.edits[field];
-      else next.model.edits[field] = value;
-    }
-    onChange(next);
-  });
-
-  $('#arch-reset').addEventListener('click', () => {
-    const next = clone();
-    next.model.edits = {};
-    delete next.model.name; // an imported model's name goes with its fields
     onChange(next);
   });
 
@@ -281,25 +208,8 @@ export function createForm(presets, { onChange, check, importHf }) {
       : 'Edited from a preset. Pick one above to start over.';
 
     set($('#model'), state.model.preset);
-    const arch = architecture(state, presets);
-    const preset = presets.models[state.model.preset];
-    const shown = modelFields(preset);
-    for (const field of MODEL_FIELDS) {
-      const el = $(`#arch-${field}`);
-      // A dense model's mixture fields (a model's fields it does not have) stay hidden and empty.
-      set(el, shown.includes(field) ? arch[field] ?? '' : '');
-      el.closest('.field').classList.toggle('edited', field in state.model.edits);
-      el.closest('.field').hidden = !shown.includes(field);
-    }
-    $('#arch-moe').hidden = !shown.includes('experts');
-    $('#arch-mla').hidden = !shown.includes('kv_lora_rank');
-    // A model of several layer groups: its groups, read-only (and, edits in, as computed).
-    renderLayerGroups(modelDocument(state.model, presets), { grouped: isGrouped(preset) });
-    const moe = anyExperts(preset);
-    const edits = Object.keys(state.model.edits).length;
-    $('#arch-badge').hidden = edits === 0;
-    $('#arch-badge').textContent = `${edits} edited`;
-    $('#arch-reset').hidden = edits === 0 && state.model.name === undefined;
+    arch.render(state, set);
+    const moe = anyExperts(presets.models[state.model.preset]);
 
     set($('#hardware'), `${state.machine.kind}:${state.machine.preset}`);
     const inference = state.mode !== 'training';

@@ -41,8 +41,9 @@ function basePreset(model, presets, currentKey) {
   for (const key of [currentKey, ...Object.keys(presets.models)]) {
     const doc = presets.models[key];
     // Only a preset the editor's fields describe whole: the flat form (one kind of layer
-    // after dense ones), and the model's own kind of attention.
-    if (!doc || hasExperts(doc) !== moe || Boolean(doc.mla) !== Boolean(model.mla) || doc.layer_groups) continue;
+    // after dense ones), and the model's own kind of attention (or Mamba mixer).
+    if (!doc || hasExperts(doc) !== moe || Boolean(doc.mla) !== Boolean(model.mla) || Boolean(doc.mamba) !== Boolean(model.mamba)
+      || doc.layer_groups) continue;
     if (best === null || score(doc) > score(presets.models[best])) best = key;
   }
   return best;

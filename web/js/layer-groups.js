@@ -1,5 +1,6 @@
 // Models whose layers are not all of one kind: the layer_groups form (Llama 4's runs of
-// windowed and full-attention layers) and a flat mixture with dense layers first
+// windowed and full-attention layers, Jamba's Mamba layers with one attention layer in
+// eight) and a flat mixture with dense layers first
 // (DeepSeek-V3), which the engine resolves to two groups (core: io/model_json.cpp).
 // The editor's fields describe one kind of layer; a model in the layer_groups form has
 // only its model-wide fields edited (hidden size, vocabulary), and its groups are shown
@@ -8,6 +9,7 @@ import { h, $ } from './dom.js';
 import * as fmt from './format.js';
 import { hasExperts } from './moe.js';
 import { MLA_FIELDS, hasMla } from './attention.js';
+import { hasMamba, mambaText } from './mamba.js';
 
 export const isGrouped = (doc) => Array.isArray(doc?.layer_groups);
 
@@ -39,17 +41,22 @@ export function mergePatch(target, patch) {
   return out;
 }
 
+// The layer's mixer: its attention, or its Mamba scan.
 function attentionText(g) {
+  if (hasMamba(g)) return mambaText(g);
   if (hasMla(g)) return `${fmt.int(g.heads)} heads, latent attention (KV latent ${fmt.int(g.mla.kv_lora_rank)})`;
   const kv = g.kv_heads === g.heads ? 'MHA' : g.kv_heads === 1 ? 'MQA' : `${fmt.int(g.kv_heads)} KV heads`;
   const span = g.sliding_window > 0 ? `window of ${fmt.int(g.sliding_window)}` : 'full attention';
   return `${fmt.int(g.heads)} heads, ${kv}, ${span}`;
 }
 
+// The layer's MLP (none: ffn 0 without experts, a block that is only its mixer), and
+// whether it runs beside the attention (a parallel block).
 function ffnText(g) {
-  if (!hasExperts(g)) return `dense, ${fmt.int(g.ffn)} wide`;
+  const beside = g.parallel_block ? ', parallel to attention' : '';
+  if (!hasExperts(g)) return Number(g.ffn) === 0 ? 'no MLP' : `dense, ${fmt.int(g.ffn)} wide${beside}`;
   const { experts, top_k: k, expert_ffn: f, shared_experts: shared = 0 } = g.moe;
-  return `${fmt.int(experts)} experts, ${fmt.int(k)} per token${shared > 0 ? `, ${fmt.int(shared)} shared` : ''}, ${fmt.int(f)} wide`;
+  return `${fmt.int(experts)} experts, ${fmt.int(k)} per token${shared > 0 ? `, ${fmt.int(shared)} shared` : ''}, ${fmt.int(f)} wide${beside}`;
 }
 
 // The groups collapsed by kind (the same attention and FFN), in order of first appearance:
@@ -70,9 +77,12 @@ export function layerKinds(doc) {
 
 // One layer's shape, as a comparable string.
 function layerKey(g) {
-  const moe = hasExperts(g) ? [g.moe.experts, g.moe.top_k, g.moe.expert_ffn, g.moe.shared_experts ?? 0] : [];
+  const moe = hasExperts(g) ? [g.moe.experts, g.moe.top_k, g.moe.expert_ffn, g.moe.shared_experts ?? 0, g.moe.imbalance ?? 1] : [];
   const mla = hasMla(g) ? MLA_FIELDS.map((f) => g.mla[f] ?? 0) : [];
-  return JSON.stringify([g.heads, g.kv_heads, g.head_dim, g.sliding_window ?? 0, g.ffn, Boolean(g.gated_ffn), moe, mla]);
+  const m = g.mamba;
+  const mamba = hasMamba(g) ? [m.d_inner, m.d_state, m.d_conv, m.dt_rank ?? 0, m.heads ?? 0, m.heads > 0 ? m.n_groups ?? 1 : 0] : [];
+  return JSON.stringify([g.heads, g.kv_heads, g.head_dim, g.sliding_window ?? 0, g.ffn, Boolean(g.gated_ffn), moe, mla, mamba,
+    Boolean(g.parallel_block)]);
 }
 
 // Whether two model documents have the same editable architecture, layer by layer, in
@@ -99,7 +109,8 @@ export function renderLayerGroups(doc, { grouped }) {
         + 'To change a group, edit the model document (presets/models) and run it with the envelope CLI.'
       : '.');
   $('#arch-groups-table').replaceChildren(
-    h('thead', {}, h('tr', {}, ['Layers', 'Attention', 'FFN'].map((t) => h('th', { scope: 'col', class: 'text', text: t })))),
+    // A model with Mamba layers: the column holds attention or the scan, the layer's mixer.
+    h('thead', {}, h('tr', {}, ['Layers', groups.some(hasMamba) ? 'Mixer' : 'Attention', 'FFN'].map((t) => h('th', { scope: 'col', class: 'text', text: t })))),
     h('tbody', {}, kinds.map((k) => h('tr', {},
       h('td', { class: 'num', text: k.groups > 1 ? `${fmt.int(k.layers)} (${fmt.int(k.groups)} groups)` : fmt.int(k.layers) }),
       h('td', { class: 'text', text: k.attention }),

@@ -1,14 +1,14 @@
 // Mixture-of-experts models on the page: the architecture fields a mixture adds, where they
 // sit in a model document, and the active parameters of a resolved model.
 //
-// A model document carries a mixture as "moe": {experts, top_k, expert_ffn, shared_experts}
-// and, in the flat form, "dense_layers" (the first layers keep the dense FFN of width ffn);
+// A model document carries a mixture as "moe": {experts, top_k, expert_ffn, shared_experts,
+// imbalance (routing skew on the busiest EP chip, 1: balanced)} and, in the flat form, "dense_layers" (the first layers keep the dense FFN of width ffn);
 // core: io/model_json.cpp. The page keeps these fields flat in its edits (and in the link,
 // like the other architecture fields) and nests them again for the engine.
 
-export const MOE_FIELDS = ['experts', 'top_k', 'expert_ffn', 'shared_experts', 'dense_layers'];
-// The fields the engine reads with a default of 0 when a document leaves them out.
-const ZERO_DEFAULT = ['shared_experts', 'dense_layers'];
+export const MOE_FIELDS = ['experts', 'top_k', 'expert_ffn', 'shared_experts', 'imbalance', 'dense_layers'];
+// What the engine reads when a document leaves a field out.
+const DEFAULTS = { shared_experts: 0, dense_layers: 0, imbalance: 1 };
 
 export const isMoeField = (field) => MOE_FIELDS.includes(field);
 
@@ -19,7 +19,7 @@ export const hasExperts = (doc) => Number(doc?.moe?.experts) > 0;
 export function moeValue(doc, field) {
   if (!hasExperts(doc)) return undefined;
   const value = field === 'dense_layers' ? doc.dense_layers : doc.moe[field];
-  return value ?? (ZERO_DEFAULT.includes(field) ? 0 : undefined);
+  return value ?? DEFAULTS[field];
 }
 
 // The flat edits' mixture fields as they go into a model reference over a preset:
@@ -57,7 +57,8 @@ export function flatModel(model) {
     return hasExperts(model) ? { ...flat, ...model.moe, dense_layers: model.dense_layers ?? 0 } : flat;
   }
   const [first, last] = [groups[0], groups.at(-1)];
-  const attention = (g) => JSON.stringify([g.heads, g.kv_heads, g.head_dim, g.sliding_window ?? 0, g.mla ?? null]);
+  const attention = (g) => JSON.stringify([g.heads, g.kv_heads, g.head_dim, g.sliding_window ?? 0, g.mla ?? null, g.mamba ?? null,
+    Boolean(g.parallel_block)]);
   const flatForm = groups.length === 2 && hasExperts(last) && !hasExperts(first) && attention(first) === attention(last);
   if (!flatForm) return null;
   const { count, ...layer } = last;

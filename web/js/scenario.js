@@ -4,15 +4,20 @@ import { cleanLevel, presetNetwork, sameNetwork } from './network.js';
 import { trainingFromDoc, trainingScenario } from './training.js';
 import { MOE_FIELDS, hasExperts, isMoeField, moeFieldsOf, moePatch, moeValue } from './moe.js';
 import { MLA_FIELDS, hasMla, isMlaField, mlaFieldsOf, mlaPatch, mlaValue } from './attention.js';
+import { ATTENTION_FIELDS, MAMBA_FIELDS, hasMamba, isMambaField, mambaFieldsFor, mambaFieldsOf, mambaPatch, mambaValue } from './mamba.js';
 import { MODEL_WIDE_FIELDS, isGrouped, mergePatch } from './layer-groups.js';
 import { servingFromDoc, servingScenario } from './serving.js';
 
-// sliding_window: 0 (or absent) is full attention (METHODOLOGY §6.3).
-export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'sliding_window', 'ffn', 'vocab', 'gated_ffn'];
+// sliding_window: 0 (or absent) is full attention (METHODOLOGY §6.3); ffn: 0 is no MLP (a
+// Mamba block only); parallel_block: attention and MLP side by side (GPT-J, Falcon; §6.2).
+export const ARCH_FIELDS = ['layers', 'hidden', 'heads', 'kv_heads', 'head_dim', 'sliding_window', 'ffn', 'vocab', 'gated_ffn', 'parallel_block'];
+// The architecture fields that are on or off (a checkbox; "on"/"off" in the link).
+export const BOOLEAN_FIELDS = ['gated_ffn', 'parallel_block'];
 // Every editable architecture field: the mixture's (moe.js) only for a model with experts,
-// the latent attention's (attention.js) only for a model with MLA; of a model in the
+// the latent attention's (attention.js) only for a model with MLA, the Mamba mixer's
+// (mamba.js) in place of the attention's for a model of Mamba layers; of a model in the
 // layer_groups form only the model-wide ones (layer-groups.js).
-export const MODEL_FIELDS = [...ARCH_FIELDS, ...MOE_FIELDS, ...MLA_FIELDS];
+export const MODEL_FIELDS = [...ARCH_FIELDS, ...MOE_FIELDS, ...MLA_FIELDS, ...MAMBA_FIELDS];
 export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
 export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
 // The engine profile a scenario gets when it names none (core: io/scenario_json.cpp).
@@ -58,13 +63,16 @@ export function toScenario(state) {
 }
 
 // The model as a scenario names it: the preset, or the preset with the edited fields over
-// it (the mixture's nested under "moe", as model documents have them), and the name of an
+// it (the mixture's nested under "moe", the latent attention's under "mla", the Mamba mixer's
+// under "mamba", as model documents have them), and the name of an
 // imported model (hf-import.js) when it has one.
 function modelReference(model) {
   const named = typeof model.name === 'string';
   if (Object.keys(model.edits).length === 0 && !named) return model.preset;
-  const plain = Object.fromEntries(Object.entries(model.edits).filter(([field]) => !isMoeField(field) && !isMlaField(field)));
-  return { preset: model.preset, ...(named ? { name: model.name } : {}), ...plain, ...moePatch(model.edits), ...mlaPatch(model.edits) };
+  const plain = Object.fromEntries(Object.entries(model.edits)
+    .filter(([field]) => !isMoeField(field) && !isMlaField(field) && !isMambaField(field)));
+  return { preset: model.preset, ...(named ? { name: model.name } : {}), ...plain,
+    ...moePatch(model.edits), ...mlaPatch(model.edits), ...mambaPatch(model.edits) };
 }
 
 // The model document the engine will compute with: the preset with the edits merged in.
@@ -126,8 +134,16 @@ export function fromScenario(doc, presets) {
     for (const [field, value] of Object.entries(mla)) {
       if (value !== mlaValue(preset, field)) edits[field] = value;
     }
+    const mamba = mambaFieldsOf(doc.model);
+    if (Object.keys(mamba).length && !hasMamba(preset)) throw new Error(`model ${JSON.stringify(modelKey)} has no Mamba layers to edit`);
+    for (const [field, value] of Object.entries(mamba)) {
+      if (value !== mambaValue(preset, field)) edits[field] = value;
+    }
     const layerEdits = Object.keys(edits).filter((field) => !modelFields(preset).includes(field));
-    if (layerEdits.length) throw new Error(`model ${JSON.stringify(modelKey)} has layer groups: the form cannot edit its ${layerEdits.join(', ')}`);
+    if (layerEdits.length) {
+      const why = isGrouped(preset) ? 'has layer groups' : hasMamba(preset) ? 'has Mamba layers, without attention' : 'has no such fields';
+      throw new Error(`model ${JSON.stringify(modelKey)} ${why}: the form cannot edit its ${layerEdits.join(', ')}`);
+    }
   }
 
   let machine;
@@ -194,20 +210,26 @@ export function matchingScenario(state, presets) {
 }
 
 // A preset's value of an editable field (a mixture field: undefined for a dense model; an
-// MLA field: undefined without MLA; the sliding window of a flat model: 0 when it has none).
+// MLA field: undefined without MLA; a Mamba field: undefined without Mamba; the sliding
+// window and the parallel block of a flat model: 0 and false when it leaves them out).
 export function presetValue(doc, field) {
   if (isMoeField(field)) return moeValue(doc, field);
   if (isMlaField(field)) return mlaValue(doc, field);
+  if (isMambaField(field)) return mambaValue(doc, field);
   if (field === 'sliding_window' && !isGrouped(doc)) return doc?.sliding_window ?? 0;
+  if (field === 'parallel_block' && !isGrouped(doc)) return doc?.parallel_block ?? false;
   return doc?.[field];
 }
 
 // The fields the architecture editor shows for a preset: the mixture's only when it has
-// experts, the latent attention's only when it has MLA; the model-wide ones of a model in
-// the layer_groups form.
+// experts, the latent attention's only when it has MLA; for Mamba layers the mixer's in
+// place of the attention's (and no parallel block: there is no attention beside the MLP);
+// the model-wide ones of a model in the layer_groups form.
 export function modelFields(doc) {
   if (isGrouped(doc)) return MODEL_WIDE_FIELDS;
-  return [...ARCH_FIELDS, ...(hasExperts(doc) ? MOE_FIELDS : []), ...(hasMla(doc) ? MLA_FIELDS : [])];
+  const mamba = hasMamba(doc);
+  const layer = mamba ? ARCH_FIELDS.filter((f) => !ATTENTION_FIELDS.includes(f) && f !== 'parallel_block') : ARCH_FIELDS;
+  return [...layer, ...(hasExperts(doc) ? MOE_FIELDS : []), ...(hasMla(doc) ? MLA_FIELDS : []), ...mambaFieldsFor(doc)];
 }
 
 // The state's architecture, flat: the preset's fields (mixture and MLA ones included) under the edits.

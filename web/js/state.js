@@ -3,8 +3,10 @@
 // Hash format (URLSearchParams, keys in this order; missing keys take the default):
 //   #model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
 //      (a mixture-of-experts model's also: experts, top_k, expert_ffn, shared_experts,
-//       dense_layers; refused for a model without experts; a latent-attention model's
-//       q_lora_rank … v_head_dim; of a model in layer groups only hidden and vocab)
+//       imbalance, dense_layers; refused for a model without experts; a latent-attention
+//       model's q_lora_rank … v_head_dim; a Mamba model's d_inner, d_state, d_conv and
+//       dt_rank or mamba_heads, n_groups in place of heads … sliding_window; parallel_block=on
+//       only when it differs from the preset; of a model in layer groups only hidden and vocab)
 //      [&model_name=Qwen%2FQwen3-30B-A3B]   (the name of an imported model, hf-import.js)
 //    &system=dgx-h100 | &chip=h100-sxm   &chips=8
 //    [&levels=3&net1.link_gbps=100 ...network edits, see network.js]
@@ -13,8 +15,8 @@
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
-//    [&serving=concurrency][&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
-//                                              (continuous batching, speculative decoding: serving.js)
+//    [&serving=concurrency][&prefix_cache_hit=0.5][&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
+//                                              (continuous batching, prefix caching, speculative decoding: serving.js)
 //    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16]
 //                                              (view options, only when not the default)
 // A training link starts with mode=training and has the training keys (training.js) in
@@ -22,12 +24,13 @@
 // other mode are refused.
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included; only unreadable hashes fall back to the default.
-import { DEFAULT_ENGINE, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, modelFields, numberText, presetValue } from './scenario.js';
+import { BOOLEAN_FIELDS, DEFAULT_ENGINE, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, modelFields, numberText, presetValue } from './scenario.js';
 import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
 import { MODES, TRAINING_KEYS, readTraining, switchMode, trainingParams } from './training.js';
 import { SERVING_KEYS, readServing, servingParams } from './serving.js';
 import { isMoeField } from './moe.js';
 import { isMlaField } from './attention.js';
+import { ATTENTION_FIELDS, hasMamba, isMambaField } from './mamba.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -67,7 +70,7 @@ export function toHash(state, presets) {
   for (const field of MODEL_FIELDS) {
     if (field in state.model.edits) {
       const v = state.model.edits[field];
-      q.set(field, typeof v === 'boolean' ? onOff(v) : numberText(v));
+      q.set(field, BOOLEAN_FIELDS.includes(field) ? onOff(v) : numberText(v));
     }
   }
   if (typeof state.model.name === 'string') q.set('model_name', state.model.name);
@@ -163,7 +166,7 @@ function parse(text, presets, base) {
   for (const field of MODEL_FIELDS) {
     if (!q.has(field)) continue;
     if (!modelFields(model).includes(field)) throw new Error(notEditable(field, model));
-    const value = field === 'gated_ffn' ? readBool(field, get(field)) : readNumber(field, get(field));
+    const value = BOOLEAN_FIELDS.includes(field) ? readBool(field, get(field)) : readNumber(field, get(field));
     if (value !== presetValue(model, field)) state.model.edits[field] = value;
   }
   if (q.has('model_name') && get('model_name') !== model.name) state.model.name = get('model_name');
@@ -211,6 +214,13 @@ function notEditable(field, model) {
   }
   if (isMoeField(field)) return `"${field}" is a mixture-of-experts setting and ${model.name} has no experts`;
   if (isMlaField(field)) return `"${field}" is a latent-attention (MLA) setting and ${model.name} has no MLA`;
+  if (isMambaField(field)) {
+    return hasMamba(model) ? `"${field}" is not a setting of ${model.name}'s version of Mamba`
+      : `"${field}" is a Mamba setting and ${model.name} has no Mamba layers`;
+  }
+  if (hasMamba(model) && (ATTENTION_FIELDS.includes(field) || field === 'parallel_block')) {
+    return `"${field}" is an attention setting and ${model.name} has Mamba layers, without attention`;
+  }
   return `"${field}" is not a setting of ${model.name}`;
 }
 

@@ -7,6 +7,7 @@ import { h, $ } from '../dom.js';
 import { ARCH_FIELDS } from '../scenario.js';
 import { MOE_FIELDS } from '../moe.js';
 import { MLA_FIELDS } from '../attention.js';
+import { MAMBA_FIELDS } from '../mamba.js';
 
 const PATH_TO_FIELD = {
   model: 'model',
@@ -17,6 +18,9 @@ const PATH_TO_FIELD = {
   // Latent attention's fields sit under model.mla.
   'model.mla': 'arch-kv_lora_rank',
   ...Object.fromEntries(MLA_FIELDS.map((f) => [`model.mla.${f}`, `arch-${f}`])),
+  // The Mamba mixer's fields sit under model.mamba (its heads are the page's mamba_heads).
+  'model.mamba': 'arch-d_inner',
+  ...Object.fromEntries(MAMBA_FIELDS.map((f) => [`model.mamba.${f === 'mamba_heads' ? 'heads' : f}`, `arch-${f}`])),
   system: 'hardware',
   'system.chip': 'hardware',
   'system.count': 'chips',
@@ -53,6 +57,7 @@ const PATH_TO_FIELD = {
   'workload.speculative.draft_tokens': 'draft_tokens',
   'workload.speculative.acceptance_rate': 'acceptance_rate',
   'workload.speculative.draft_model': 'draft_model',
+  'workload.prefix_cache_hit': 'prefix_cache_hit',
   'workload.offload': 'offload_optimizer',
   'workload.offload.optimizer': 'offload_optimizer',
   'workload.offload.parameters': 'offload_parameters',

@@ -43,6 +43,7 @@ export function renderHeading(result, presets) {
     epText(par),
     w.mode === 'concurrency' ? `continuous batching of ${fmt.int(w.batch)} concurrent requests` : `batch ${fmt.int(w.batch)}`,
     `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
+    w.prefix_cache_hit > 0 && `prefix cache hit ${fmt.percent(w.prefix_cache_hit)}`,
     precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
     w.speculative && `speculative decoding (${fmt.int(w.speculative.draft_tokens)} drafts at ${fmt.num(w.speculative.acceptance_rate)} acceptance)`,

@@ -137,6 +137,8 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   const steps = w.output_tokens - 1;
   // Continuous batching (METHODOLOGY §15.2): the steady state of `batch` clients.
   const concurrency = w.mode === 'concurrency';
+  // Prefix caching: prefill computes only the part of each prompt not in the KV cache.
+  const cached = w.prefix_cache_hit > 0 ? `, ${fmt.percent(w.prefix_cache_hit)} of it cached` : '';
 
   const fits = m.fits === true;
   const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
@@ -154,8 +156,8 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   $('#summary').replaceChildren(...[
     metric('ttft', 'Time to first token', fmt.durationParts(s.ttft_s),
       concurrency
-        ? `one request's prefill of ${fmt.int(w.input_tokens)} tokens, and half a decode step`
-        : `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens`,
+        ? `one request's prefill of ${fmt.int(w.input_tokens)} tokens${cached}, and half a decode step`
+        : `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens${cached}`,
       { trust: trust(time('ttft_s', bands.ttft)) }),
     metric('tpot', 'Time per output token', fmt.durationParts(s.tpot_s),
       s.tpot_s == null ? 'no decode step: one output token'
