@@ -5,6 +5,8 @@
 #include "common/error.hpp"
 #include "evaluate.hpp"
 #include "inference/fit.hpp"
+#include "io/hf_config.hpp"
+#include "model/params.hpp"
 #include "io/collective_json.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
@@ -29,11 +31,11 @@ Json evaluate_document(const Json& doc) {
 
 namespace {
 
-// Runs a JSON-in, JSON-out entry point; never throws.
+// Runs an entry point that returns a document; never throws: errors become values.
 template <typename Body>
-std::string guarded(std::string_view text, Body&& body) {
+std::string guarded_call(Body&& body) {
     try {
-        return to_text(body(parse_json_text(text)));
+        return to_text(body());
     } catch (const InputError& e) {
         return to_text(error_json(e.path(), e.what()));
     } catch (const std::exception& e) {
@@ -43,9 +45,25 @@ std::string guarded(std::string_view text, Body&& body) {
     }
 }
 
+// A JSON-in, JSON-out entry point.
+template <typename Body>
+std::string guarded(std::string_view text, Body&& body) {
+    return guarded_call([&] { return body(parse_json_text(text)); });
+}
+
 }  // namespace
 
 std::string evaluate_json(std::string_view text) { return guarded(text, evaluate_document); }
+
+std::string import_hf_config_json(std::string_view text, std::string_view name) {
+    return guarded_call([&] {
+        const HfImport r = import_hf_config(text, std::string(name));
+        Json out = {{"ok", true}, {"version", kVersion}, {"model", r.document}, {"notes", r.notes}};
+        out["params"] = count_params(r.model).total();
+        out["active_params"] = active_params(r.model);
+        return out;
+    });
+}
 
 namespace {
 

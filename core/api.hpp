@@ -26,6 +26,10 @@ std::string fit_json(std::string_view scenario_text);
 // Never throws.
 std::string curve_json(std::string_view scenario_text);
 
+// Never throws: {"ok": true, "version", "model": document, "notes": [...], "params",
+// "active_params"} or {"ok": false, "error": {"path", "message"}}.
+std::string import_hf_config_json(std::string_view config_text, std::string_view name = {});
+
 // One collective on a system, nccl-tests style (io/collective_json.hpp). Never throws.
 std::string collective_json(std::string_view request_text);
 

@@ -6,6 +6,7 @@
 // is a transformers config.json; - reads stdin. Errors as `envelope eval` prints them:
 // `envelope: FILE: PATH: MESSAGE`, exit 2, nothing on stdout.
 #include "cli/import_hf_command.hpp"
+#include "cli/read_input.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -22,22 +23,6 @@ namespace envelope::cli {
 namespace {
 
 constexpr const char* kUsage = "usage: envelope import-hf CONFIG.json [--name NAME]   (- reads stdin)\n";
-
-// At most max_bytes + 1 bytes, so that an endless input is refused by the parser's size
-// limit rather than read into memory (as `envelope eval` reads).
-bool read_bounded(const std::string& name, std::size_t max_bytes, std::string& out) {
-    std::ifstream file;
-    std::istream* in = &std::cin;
-    if (name != "-") {
-        file.open(name, std::ios::binary);
-        if (!file) return false;
-        in = &file;
-    }
-    out.resize(max_bytes + 1);
-    in->read(out.data(), static_cast<std::streamsize>(out.size()));
-    out.resize(static_cast<std::size_t>(in->gcount()));
-    return !in->bad();
-}
 
 std::string billions(double params) { return format_number(params / 1e9, 4) + "B"; }
 
@@ -65,7 +50,7 @@ int import_hf_command(int argc, char** argv) {
         return 2;
     }
     std::string text;
-    if (!read_bounded(file, kScenarioLimits.max_bytes, text)) {
+    if (!read_input(file, kScenarioLimits.max_bytes, text)) {
         std::cerr << "envelope: cannot read " << file << "\n";
         return 2;
     }

@@ -25,6 +25,7 @@
 #include "api.hpp"
 #include "cli/collective_command.hpp"
 #include "cli/import_hf_command.hpp"
+#include "cli/read_input.hpp"
 #include "common/error.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -51,25 +52,9 @@ const char* kUsage =
     "       envelope presets [--json]     list built-in presets (--json: full documents)\n"
     "       envelope --version\n";
 
-// Reads at most max_bytes + 1 bytes, so that an endless input (/dev/zero, a pipe that
-// never closes its data) is refused by the parser's size limit instead of filling memory.
-bool read_input(const std::string& name, std::size_t max_bytes, std::string& out) {
-    std::ifstream file;
-    std::istream* in = &std::cin;
-    if (name != "-") {
-        file.open(name, std::ios::binary);
-        if (!file) return false;
-        in = &file;
-    }
-    out.resize(max_bytes + 1);
-    in->read(out.data(), static_cast<std::streamsize>(out.size()));
-    out.resize(static_cast<std::size_t>(in->gcount()));
-    return !in->bad();
-}
-
 int eval(const std::string& name, bool compact) {
     std::string text;
-    if (!read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
+    if (!envelope::cli::read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
         std::cerr << "envelope: cannot read " << name << "\n";
         return kExitBadInput;
     }
@@ -91,7 +76,7 @@ int eval(const std::string& name, bool compact) {
 // with its reason, never an error.
 int validate(const std::string& name, bool as_json) {
     std::string text;
-    if (!read_input(name, envelope::kCaseFileLimits.max_bytes, text)) {
+    if (!envelope::cli::read_input(name, envelope::kCaseFileLimits.max_bytes, text)) {
         std::cerr << "envelope: cannot read " << name << "\n";
         return kExitBadInput;
     }
@@ -114,7 +99,7 @@ int validate(const std::string& name, bool as_json) {
 // fit and curve: a scenario in, JSON out (api.hpp).
 int scenario_call(const std::string& name, std::string (*call)(std::string_view)) {
     std::string text;
-    if (!read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
+    if (!envelope::cli::read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
         std::cerr << "envelope: cannot read " << name << "\n";
         return kExitBadInput;
     }

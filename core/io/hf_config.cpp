@@ -174,20 +174,5 @@ HfImport import_hf_config(std::string_view text, const std::string& name) {
     return out;
 }
 
-std::string import_hf_config_json(std::string_view text, std::string_view name) {
-    try {
-        const HfImport r = import_hf_config(text, std::string(name));
-        Json out = {{"ok", true}, {"version", kVersion}, {"model", r.document}, {"notes", r.notes}};
-        out["params"] = count_params(r.model).total();
-        out["active_params"] = active_params(r.model);
-        return to_text(out);
-    } catch (const InputError& e) {
-        return to_text(error_json(e.path(), e.what()));
-    } catch (const std::exception& e) {
-        return to_text(error_json("", std::string("internal error: ") + e.what()));
-    } catch (...) {
-        return to_text(error_json("", "internal error"));
-    }
-}
 
 }  // namespace envelope

@@ -30,8 +30,5 @@ struct HfImport {
 // of the schema's range, or belongs to a family that is not supported.
 HfImport import_hf_config(std::string_view config_text, const std::string& name = "");
 
-// Never throws: {"ok": true, "version", "model": document, "notes": [...], "params",
-// "active_params"} or {"ok": false, "error": {"path", "message"}}.
-std::string import_hf_config_json(std::string_view config_text, std::string_view name = {});
 
 }  // namespace envelope
