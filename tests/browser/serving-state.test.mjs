@@ -1,5 +1,5 @@
-// The page's pure modules for inference serving under Node: continuous batching and
-// speculative decoding in the link and in the scenario sent to the engine (absent: the old
+// The page's pure modules for inference serving under Node: continuous batching, beam
+// search, KV-cache offload and speculative decoding in the link and in the scenario sent to the engine (absent: the old
 // defaults, so older links load unchanged), where their errors go, the "does it fit?"
 // answer in words and its Apply, and the throughput–latency chart's option. No browser and
 // no build needed.
@@ -10,7 +10,7 @@ import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, matchingScenario, toScenario } from '../../web/js/scenario.js';
 import { switchMode } from '../../web/js/training.js';
 import { fitSummary, applyFewestChips } from '../../web/js/inference-fit.js';
-import { fieldsForPath } from '../../web/js/views/errors.js';
+import { fieldsForPath, placeEngineError } from '../../web/js/views/errors.js';
 import { curveDescription, curveOption, currentPoint } from '../../web/js/views/curve-chart.js';
 
 function load(kind) {
@@ -27,10 +27,11 @@ test('a link without the serving keys is a static batch without speculation, and
   assert.equal(error, null);
   assert.equal(state.workload.serving, 'static');
   assert.equal(state.workload.speculative, null);
+  assert.equal(state.workload.beams, 1);
+  assert.equal(state.workload.kv_offload, 0);
   assert.equal(toHash(state, presets), OLD_LINK);
   const sent = toScenario(state);
-  assert.equal('mode' in sent.workload, false);
-  assert.equal('speculative' in sent.workload, false);
+  for (const key of ['mode', 'speculative', 'beams', 'kv_offload', 'prefix_cache_hit']) assert.equal(key in sent.workload, false, key);
   // The preset scenarios are still recognised as themselves.
   assert.equal(matchingScenario(state, presets), 'llama2-70b-dgx-h100-tp8');
   for (const [key, doc] of Object.entries(presets.scenarios)) {
@@ -60,6 +61,46 @@ test('continuous batching and speculation round-trip through the link and reach 
   assert.equal(fromScenario(doc, presets).workload.speculative.draft_model, 'llama-3-8b');
   // Out-of-range numbers stay as typed, for the engine to name the field.
   assert.equal(fromHash(`${OLD_LINK}&draft_tokens=100`, presets).state.workload.speculative.draft_tokens, 100);
+});
+
+test('beams and KV offload: in the link and the scenario only when not 1 and 0, read back as typed', () => {
+  const hash = `${OLD_LINK}&prefix_cache_hit=0.25&beams=4&kv_offload=0.5&draft_tokens=2&acceptance_rate=0.6`;
+  const { state, error } = fromHash(hash, presets);
+  assert.equal(error, null);
+  assert.equal(state.workload.beams, 4);
+  assert.equal(state.workload.kv_offload, 0.5);
+  assert.equal(toHash(state, presets), hash);
+  const sent = toScenario(state);
+  assert.equal(sent.workload.beams, 4);
+  assert.equal(sent.workload.kv_offload, 0.5);
+  assert.equal(matchingScenario(state, presets), null);
+  assert.deepEqual(fromScenario(sent, presets).workload, state.workload);
+  // The defaults written out in a link are the defaults: the link the page writes back leaves them out.
+  const plain = fromHash(`${OLD_LINK}&beams=1&kv_offload=0`, presets).state;
+  assert.equal(toHash(plain, presets), OLD_LINK);
+  assert.equal(matchingScenario(plain, presets), 'llama2-70b-dgx-h100-tp8');
+  // Out of range stays as typed, for the engine to name the field; a word is refused.
+  assert.equal(fromHash(`${OLD_LINK}&beams=100`, presets).state.workload.beams, 100);
+  assert.match(fromHash(`${OLD_LINK}&kv_offload=half`, presets).error, /kv_offload = "half" is not a number/);
+  assert.match(fromHash('#mode=training&beams=4', presets).error, /"beams" is not a setting of training/);
+  assert.match(fromHash('#mode=training&kv_offload=0.5', presets).error, /"kv_offload" is not a setting of training/);
+  // Across a switch to training and back they stay.
+  const back = switchMode(switchMode(state, 'training', { maxSeqLen: 4096 }), 'inference', { other: state, inference: defaultState(presets) });
+  assert.equal(back.workload.beams, 4);
+  assert.equal(back.workload.kv_offload, 0.5);
+});
+
+test('beams and KV offload errors at their inputs; a system without a host points at the KV offload', () => {
+  assert.equal(fieldsForPath('workload.beams')[0], 'beams');
+  assert.equal(fieldsForPath('workload.kv_offload')[0], 'kv_offload');
+  const inference = (kv_offload) => ({ mode: 'inference', workload: { kv_offload } });
+  const placed = placeEngineError({ path: 'system.host.link_gbps', message: 'm' }, inference(0.5));
+  assert.equal(placed.path, 'workload.kv_offload');
+  assert.match(placed.note, /preset describes its host, such as DGX H100/);
+  assert.deepEqual(placeEngineError({ path: 'system.host.link_gbps', message: 'm' }, inference(0)), { path: 'system.host.link_gbps', note: null });
+  // Training's host errors still go to its offload selects.
+  const training = { mode: 'training', workload: { offload_optimizer: 'cpu', offload_parameters: 'none', kv_offload: 0.5 } };
+  assert.equal(placeEngineError({ path: 'system.host.link_gbps', message: 'm' }, training).path, 'workload.offload.optimizer');
 });
 
 test('links that cannot be read say why and fall back to the default', () => {

@@ -1,10 +1,11 @@
 // The serving controls of inference in the form: static batch or continuous batching at a
 // concurrency (the batch field then counts concurrent requests), the prefix cache's hit
-// rate (a fraction of each prompt, as the acceptance rate is one), and speculative decoding
+// rate (a fraction of each prompt, as the acceptance rate is one), the beams of beam search,
+// the share of the KV cache offloaded to the host (a fraction), and speculative decoding
 // (off, or k draft tokens at an acceptance rate, drafted by a one-layer head or by a model
 // preset). The state's fields are serving.js's.
 import { h, $ } from './dom.js';
-import { SPECULATIVE_START } from './serving.js';
+import { SERVING_NUMBERS, SPECULATIVE_START } from './serving.js';
 
 const BATCH_LABELS = { static: 'Batch (sequences)', concurrency: 'Concurrent requests' };
 const SERVING_HINTS = {
@@ -25,10 +26,13 @@ export function createServingForm(presets, { update, readNumber, invalid }) {
     h('optgroup', { label: 'A draft model' }, Object.entries(presets.models).map(([key, doc]) => h('option', { value: key, text: doc.name }))));
 
   $('#serving').addEventListener('change', (e) => update((next) => { next.workload.serving = e.target.value; }));
-  $('#prefix_cache_hit').addEventListener('input', (e) => update((next) => {
-    const value = readNumber(e.target);
-    if (value !== undefined) next.workload.prefix_cache_hit = value;
-  }));
+  // Prefix cache hits, beams, KV offload: inputs named as their state fields.
+  for (const field of Object.keys(SERVING_NUMBERS)) {
+    $(`#${field}`).addEventListener('input', (e) => update((next) => {
+      const value = readNumber(e.target);
+      if (value !== undefined) next.workload[field] = value;
+    }));
+  }
   $('#spec').addEventListener('change', (e) => update((next) => {
     if (!e.target.checked) {
       lastSpeculative = { ...next.workload.speculative };
@@ -55,7 +59,7 @@ export function createServingForm(presets, { update, readNumber, invalid }) {
     set($('#serving'), serving);
     $('#serving-hint').textContent = SERVING_HINTS[serving];
     $('label[for="batch"]').textContent = BATCH_LABELS[serving];
-    set($('#prefix_cache_hit'), w.prefix_cache_hit ?? 0);
+    for (const [field, none] of Object.entries(SERVING_NUMBERS)) set($(`#${field}`), w[field] ?? none);
     const spec = w.speculative;
     set($('#spec'), spec !== null);
     $('#spec-fields').hidden = spec === null;

@@ -1,18 +1,26 @@
 // How an inference workload is served, in the page state, the scenario and the link:
 // a static batch or continuous batching at a concurrency (the scenario's workload.mode,
-// METHODOLOGY §15.2), speculative decoding (workload.speculative, §15.1) and prefix caching
+// METHODOLOGY §15.2), speculative decoding (workload.speculative, §15.1), prefix caching
 // (workload.prefix_cache_hit: the share of each prompt already in the KV cache, which
-// prefill does not compute again).
+// prefill does not compute again), beam search (workload.beams: hypotheses decoded side by
+// side per request) and KV-cache offload (workload.kv_offload: the share of the KV cache in
+// the host's memory, read over the host link at every decode step).
 //
 //   state.workload.serving          = "static" | "concurrency"
 //   state.workload.speculative      = null (off) | { draft_tokens, acceptance_rate,
 //                                      draft_model: null (a one-layer head, MTP-style) | a model preset key }
 //   state.workload.prefix_cache_hit = a fraction in [0, 0.999999] (0: no prefix caching)
-// Link keys (inference only; absent: static, no speculation, no cache hits, so older links
-// load unchanged):
-//   [&serving=concurrency][&prefix_cache_hit=0.5][&draft_tokens=4&acceptance_rate=0.8[&draft_model=llama-3.1-8b]]
+//   state.workload.beams            = an integer in [1, 64] (1: no beam search)
+//   state.workload.kv_offload       = a fraction in [0, 0.999999] (0: the whole KV cache in HBM)
+// Link keys (inference only; absent: static, no speculation, no cache hits, one beam, no
+// offload, so older links load unchanged):
+//   [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5]
+//   [&draft_tokens=4&acceptance_rate=0.8[&draft_model=llama-3.1-8b]]
 export const SERVING_MODES = ['static', 'concurrency'];
-export const SERVING_KEYS = ['serving', 'prefix_cache_hit', 'draft_tokens', 'acceptance_rate', 'draft_model'];
+// The plain numbers of serving, their defaults (in the link and the scenario only when not
+// these, as the engine echoes them).
+export const SERVING_NUMBERS = { prefix_cache_hit: 0, beams: 1, kv_offload: 0 };
+export const SERVING_KEYS = ['serving', ...Object.keys(SERVING_NUMBERS), 'draft_tokens', 'acceptance_rate', 'draft_model'];
 // What speculation starts from when it is turned on: k = 4, α = 0.8 (METHODOLOGY §15.1's
 // example; EAGLE and MTP heads reach acceptance rates of this order).
 export const SPECULATIVE_START = { draft_tokens: 4, acceptance_rate: 0.8, draft_model: null };
@@ -22,16 +30,16 @@ export const SPECULATIVE_START = { draft_tokens: 4, acceptance_rate: 0.8, draft_
 export function servingFromDoc(w, presets) {
   const serving = w.mode ?? 'static';
   if (!SERVING_MODES.includes(serving)) throw new Error(`unknown serving mode ${JSON.stringify(serving)}`);
-  const prefix_cache_hit = w.prefix_cache_hit ?? 0;
+  const numbers = Object.fromEntries(Object.entries(SERVING_NUMBERS).map(([key, none]) => [key, w[key] ?? none]));
   const spec = w.speculative;
-  if (spec == null) return { serving, prefix_cache_hit, speculative: null };
+  if (spec == null) return { serving, ...numbers, speculative: null };
   let draft = spec.draft_model ?? null;
   if (draft !== null && typeof draft === 'object') {
     if (Object.keys(draft).some((k) => k !== 'preset')) throw new Error('the form shows a draft model only as a preset');
     draft = draft.preset;
   }
   if (draft !== null && !presets.models[draft]) throw new Error(`unknown draft model ${JSON.stringify(draft)}`);
-  return { serving, prefix_cache_hit,
+  return { serving, ...numbers,
     speculative: { draft_tokens: spec.draft_tokens, acceptance_rate: spec.acceptance_rate, draft_model: draft } };
 }
 
@@ -40,7 +48,7 @@ export function servingFromDoc(w, presets) {
 export function servingScenario(w) {
   const out = {};
   if ((w.serving ?? 'static') !== 'static') out.mode = w.serving;
-  if ((w.prefix_cache_hit ?? 0) !== 0) out.prefix_cache_hit = w.prefix_cache_hit;
+  for (const [key, none] of Object.entries(SERVING_NUMBERS)) if ((w[key] ?? none) !== none) out[key] = w[key];
   const spec = w.speculative;
   if (spec) {
     out.speculative = { draft_tokens: spec.draft_tokens, acceptance_rate: spec.acceptance_rate };
@@ -53,7 +61,7 @@ export function servingScenario(w) {
 export function servingParams(w, text) {
   const out = [];
   if ((w.serving ?? 'static') !== 'static') out.push(['serving', w.serving]);
-  if ((w.prefix_cache_hit ?? 0) !== 0) out.push(['prefix_cache_hit', text(w.prefix_cache_hit)]);
+  for (const [key, none] of Object.entries(SERVING_NUMBERS)) if ((w[key] ?? none) !== none) out.push([key, text(w[key])]);
   const spec = w.speculative;
   if (spec) {
     out.push(['draft_tokens', text(spec.draft_tokens)], ['acceptance_rate', text(spec.acceptance_rate)]);
@@ -67,7 +75,7 @@ export function servingParams(w, text) {
 // the acceptance rate and the drafter belong to it.
 export function readServing(q, workload, read, presets) {
   if (q.has('serving')) workload.serving = read.choice('serving', q.get('serving'), SERVING_MODES);
-  if (q.has('prefix_cache_hit')) workload.prefix_cache_hit = read.number('prefix_cache_hit', q.get('prefix_cache_hit'));
+  for (const key of Object.keys(SERVING_NUMBERS)) if (q.has(key)) workload[key] = read.number(key, q.get(key));
   if (!q.has('draft_tokens')) {
     for (const key of ['acceptance_rate', 'draft_model']) {
       if (q.has(key)) throw new Error(`"${key}" is a setting of speculative decoding, which needs "draft_tokens"`);

@@ -15,8 +15,10 @@
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
-//    [&serving=concurrency][&prefix_cache_hit=0.5][&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
-//                                              (continuous batching, prefix caching, speculative decoding: serving.js)
+//    [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5]
+//    [&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
+//                                              (continuous batching, prefix caching, beam search, KV-cache
+//                                               offload, speculative decoding: serving.js)
 //    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16]
 //                                              (view options, only when not the default)
 // A training link starts with mode=training and has the training keys (training.js) in

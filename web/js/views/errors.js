@@ -58,6 +58,8 @@ const PATH_TO_FIELD = {
   'workload.speculative.acceptance_rate': 'acceptance_rate',
   'workload.speculative.draft_model': 'draft_model',
   'workload.prefix_cache_hit': 'prefix_cache_hit',
+  'workload.beams': 'beams',
+  'workload.kv_offload': 'kv_offload',
   'workload.offload': 'offload_optimizer',
   'workload.offload.optimizer': 'offload_optimizer',
   'workload.offload.parameters': 'offload_parameters',
@@ -113,18 +115,24 @@ function showAt(fieldId, message, note = null) {
   return true;
 }
 
+const NO_HOST = 'pick a system whose preset describes its host, such as DGX H100';
+
 // The system's host (system.host.*) is not on the form: what it lacks goes to the offload
-// select that needs it (the NVMe bandwidth to the one set to NVMe, the host memory to the
-// one set to CPU memory, the rest to the optimizer's when it is offloaded).
+// input that needs it: in inference the KV offload's, in training the offload select's (the
+// NVMe bandwidth to the one set to NVMe, the host memory to the one set to CPU memory, the
+// rest to the optimizer's when it is offloaded).
 function hostError(path, state) {
   const w = state?.workload ?? {};
+  if (state?.mode !== 'training') {
+    return (w.kv_offload ?? 0) > 0 ? { path: 'workload.kv_offload', note: NO_HOST } : { path, note: null };
+  }
   const on = ['offload_optimizer', 'offload_parameters'].filter((f) => (w[f] ?? 'none') !== 'none');
   const want = { 'system.host.nvme_gbps': 'nvme', 'system.host.memory_gb': 'cpu' }[path];
   const field = on.find((f) => !want || w[f] === want) ?? on[0];
   if (!field) return { path, note: null };
   const note = path === 'system.host.nvme_gbps'
     ? 'this system’s preset gives no NVMe bandwidth: offload to CPU memory instead'
-    : 'pick a system whose preset describes its host, such as DGX H100';
+    : NO_HOST;
   return { path: `workload.offload.${field.replace('offload_', '')}`, note };
 }
 

@@ -44,6 +44,8 @@ export function renderHeading(result, presets) {
     w.mode === 'concurrency' ? `continuous batching of ${fmt.int(w.batch)} concurrent requests` : `batch ${fmt.int(w.batch)}`,
     `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
     w.prefix_cache_hit > 0 && `prefix cache hit ${fmt.percent(w.prefix_cache_hit)}`,
+    (w.beams ?? 1) > 1 && `beam search, ${fmt.int(w.beams)} beams`,
+    w.kv_offload > 0 && `${fmt.percent(w.kv_offload)} of the KV cache on the host`,
     precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
     w.speculative && `speculative decoding (${fmt.int(w.speculative.draft_tokens)} drafts at ${fmt.num(w.speculative.acceptance_rate)} acceptance)`,

@@ -103,18 +103,36 @@ function layoutMetric(result) {
     { trust: lines.length ? h('div', { class: 'metric-trust' }, lines) : null });
 }
 
+// The offloaded share of the KV cache (workload.kv_offload): its bytes per chip in the
+// host's memory (memory.host_kv_bytes), the host's memory per chip, and whether they fit
+// (the engine warns when not). null: nothing offloaded.
+function hostKv(result) {
+  const used = result.memory.host_kv_bytes ?? 0;
+  if (!(used > 0)) return null;
+  const capacity = (result.scenario.system.host?.memory_gb ?? 0) * 1e9;
+  return { used, capacity, fits: !(capacity > 0) || used <= capacity, share: result.scenario.workload.kv_offload ?? 0 };
+}
+
+// That line under the memory verdict.
+function hostKvText({ used, capacity, fits, share }) {
+  const of = capacity > 0 ? ` of ${fmt.gb(capacity)}` : '';
+  return fits ? `KV cache on the host: ${fmt.gb(used)}${of} per chip (${fmt.percent(share)} of it)`
+    : `Does not fit in host memory: the offloaded KV cache needs ${fmt.gb(used)}${of} per chip`;
+}
+
 // The engine's fit answer under the memory verdict (inference-fit.js), with an Apply
-// button for the fewest chips that hold the scenario. null: nothing to say.
+// button for the fewest chips that hold the scenario. [] : nothing to say.
 function fitLines(fit, concurrency, onApplyFit) {
   const answer = fitSummary(fit, { concurrency });
-  if (!answer) return null;
+  if (!answer) return [];
   const apply = answer.fewest && onApplyFit
     ? h('button', { type: 'button', class: 'apply-advice', title: 'Set TP and PP in the form, with one replica', onclick: () => onApplyFit(answer.fewest), text: 'Apply' })
     : null;
-  return h('div', { class: 'metric-trust' },
+  return [
     h('div', { class: 'metric-fit', dataset: { fit: answer.fits ? 'fits' : answer.fewest ? 'chips' : 'none' } },
       h('span', { text: answer.headline }), apply ? [' ', apply] : null),
-    answer.detail ? h('div', { class: 'metric-fit-detail', text: answer.detail }) : null);
+    answer.detail ? h('div', { class: 'metric-fit-detail', text: answer.detail }) : null,
+  ].filter(Boolean);
 }
 
 // Speculative decoding: E, the tokens one pass of the model yields (METHODOLOGY §15.1).
@@ -139,8 +157,16 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   const concurrency = w.mode === 'concurrency';
   // Prefix caching: prefill computes only the part of each prompt not in the KV cache.
   const cached = w.prefix_cache_hit > 0 ? `, ${fmt.percent(w.prefix_cache_hit)} of it cached` : '';
+  // Beam search: a decode step runs batch × beams sequences; a request returns one of them.
+  const beams = w.beams ?? 1;
+  const beamText = beams > 1 ? ` · ${plural(beams, 'beam')} per request` : '';
 
   const fits = m.fits === true;
+  const host = hostKv(result);
+  const memoryLines = [
+    host && h('div', { class: `metric-host${host.fits ? '' : ' metric-host-over'}`, dataset: { hostKvBytes: String(host.used) }, text: hostKvText(host) }),
+    ...fitLines(fit, concurrency, onApplyFit),
+  ].filter(Boolean);
   const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
   const onStage = stages > 1 ? ` · stage ${m.stage}, the fullest` : '';
   const memorySub = (fits
@@ -161,11 +187,11 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
       { trust: trust(time('ttft_s', bands.ttft)) }),
     metric('tpot', 'Time per output token', fmt.durationParts(s.tpot_s),
       s.tpot_s == null ? 'no decode step: one output token'
-        : concurrency ? `steady state of ${plural(w.batch, 'concurrent request')}, the others' prefills included`
-          : `mean over ${plural(steps, 'decode step')}`,
+        : concurrency ? `steady state of ${plural(w.batch, 'concurrent request')}, the others' prefills included${beamText}`
+          : `mean over ${plural(steps, 'decode step')}${beamText}`,
       { trust: trust(time('tpot_s', bands.generation)) }),
     metric('e2e', 'End-to-end latency', fmt.durationParts(s.e2e_latency_s),
-      `${plural(w.output_tokens, 'output token')} per sequence`,
+      `${plural(w.output_tokens, 'output token')} per ${beams > 1 ? 'request, the best of its beams' : 'sequence'}`,
       { trust: trust(time('e2e_latency_s', bands.generation)) }),
     metric('throughput', 'Output throughput', tokensPerSecond(s.output_tokens_per_s),
       `${s.replicas > 1 ? `all ${fmt.int(s.replicas)} replicas · ` : ''}${fmt.compact(s.output_tokens_per_s_per_chip)} tokens/s per chip`,
@@ -173,7 +199,9 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
     metric('prefill', 'Prefill throughput', tokensPerSecond(s.prefill_tokens_per_s),
       'prompt tokens per second'),
     metric('memory', 'Memory per chip', memoryValue, memorySub,
-      { class: fits ? '' : 'metric-bad', bar: memoryBar(m.total_bytes, m.capacity_bytes, fits), trust: fitLines(fit, concurrency, onApplyFit) }),
+      { class: fits && (!host || host.fits) ? '' : 'metric-bad',
+        bar: memoryBar(m.total_bytes, m.capacity_bytes, fits),
+        trust: memoryLines.length ? h('div', { class: 'metric-trust' }, memoryLines) : null }),
     speculativeMetric(result),
     metric('params', 'Parameters', { value: fmt.compact(s.params), unit: '' },
       `${activeText(result)}split over ${plural(s.chips_per_replica, 'chip')} per replica`),
