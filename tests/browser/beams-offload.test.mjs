@@ -2,23 +2,14 @@
 // change the time per token and travel in the link; half the KV cache offloaded on a DGX H100
 // shows its host bytes under the memory verdict; on a system whose preset describes no host
 // the engine's error sits at the KV offload input. Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean, inputs, headline, metric, setField } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, inputs, headline, metric, setField } from './helpers.mjs';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 const hash = (page) => page.evaluate(() => location.hash);
 const TPOT = '[data-metric="tpot"] .metric-value';

@@ -1,5 +1,6 @@
 // Shared by the page tests: the built site served on a free port, one Chromium, pages that
 // record every script error, console error and CSP violation, and small readers.
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,19 @@ const site = `${builtSite}/`;
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 // -> { base, context, close }
+// One browser for a test file: launched before its tests, closed after them; onReady gets
+// the session ({context, base, close}).
+export function useBrowser(onReady) {
+  let session;
+  before(async () => {
+    session = await launch();
+    onReady(session);
+  });
+  after(async () => {
+    await session?.close();
+  });
+}
+
 export async function launch() {
   assert.ok(existsSync(`${site}index.html`), `no built site in ${site}: run ./dev.sh build in ${root}`);
   const server = await startServer(site, 0);

@@ -2,24 +2,15 @@
 // pasting, choosing and dropping a config fill the architecture fields, the notes appear
 // beside the control, the link carries the imported model, and errors show next to it.
 // Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean, inputs, headline } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, inputs, headline } from './helpers.mjs';
 import { llama31_8b, qwen3_30b_a3b } from '../support/hf-configs.mjs';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 const hash = (page) => page.evaluate(() => location.hash);
 const qwen = { ...qwen3_30b_a3b, _name_or_path: 'Qwen/Qwen3-30B-A3B' };

@@ -3,23 +3,14 @@
 // (Mamba-130M), Jamba's groups in words, the prefix cache lowering the time to first token,
 // errors at the fields the engine names, and links that carry the new keys.
 // Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean, inputs, headline, metric } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, inputs, headline, metric } from './helpers.mjs';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 const hash = (page) => page.evaluate(() => location.hash);
 // Seconds, from a headline time ("1.98 ms").

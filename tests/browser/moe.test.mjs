@@ -4,23 +4,14 @@
 // mapping, the active parameters), engine errors land at EP and at the mixture fields, and
 // training shows the experts' all-to-alls as their own part of the step.
 // Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean, inputs, headline } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, inputs, headline } from './helpers.mjs';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 const MOE_INPUTS = ['#arch-experts', '#arch-top_k', '#arch-expert_ffn', '#arch-shared_experts', '#arch-dense_layers'];
 const hash = (page) => page.evaluate(() => location.hash);

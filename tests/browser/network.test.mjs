@@ -2,23 +2,14 @@
 // the link, errors at their field), a two-node pipeline scenario and its mapping picture,
 // and the collective bandwidth view with measured points.
 // Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean, metric, headline, inputs } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, metric, headline, inputs } from './helpers.mjs';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 // Waits until the text at `selector` is no longer `old`.
 const changed = (page, selector, old) =>

@@ -2,25 +2,16 @@
 // offload selects, the "Offload" part of the step and host memory; a step that does not fit,
 // the engine's advice and its Apply button; the verdict when no single change fits; offload
 // errors at their select. Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean } from './helpers.mjs';
 
 const PRESET = 'train-llama3-8b-8-h100';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 // Llama-3-70B on DGX H100s, TP 8, ZeRO 0, one sequence of 4,096 tokens per micro-batch: 189 GB
 // per chip (2 + 4 + 12 = 18 bytes per parameter of the 8.8 B on a chip, plus activations).

@@ -3,23 +3,14 @@
 // concurrency, the "does it fit?" answer under the memory verdict with its Apply, the
 // throughput–latency curve with the scenario's point marked, and links that carry all of it.
 // Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open as openIn, assertClean, inputs, headline, metric } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, inputs, headline, metric } from './helpers.mjs';
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 const hash = (page) => page.evaluate(() => location.hash);
 // Milliseconds, as the TPOT headline shows them ("10.8 ms").

@@ -2,27 +2,18 @@
 // training preset's results (step time, MFU, the step breakdown, memory per stage, the
 // pipeline timeline, the backward operators), an edit and its link, and engine errors at
 // the training fields. Run after ./dev.sh build:  node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, open as openIn, assertClean, metric, headline } from './helpers.mjs';
+import { useBrowser, open as openIn, assertClean, metric, headline } from './helpers.mjs';
 
 const PRESET = 'train-llama3-70b-64-h100';
 const doc = JSON.parse(readFileSync(new URL(`../../presets/scenarios/${PRESET}.json`, import.meta.url), 'utf8'));
 
-let session;
 let context;
 let base;
 const open = (url) => openIn(context, url);
-
-before(async () => {
-  session = await launch();
-  ({ context, base } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
+useBrowser((session) => ({ context, base } = session));
 
 // The values of the inputs a person sees (the other mode's inputs are hidden).
 const visibleInputs = (page) => page.evaluate(() => Object.fromEntries(
