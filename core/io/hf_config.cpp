@@ -37,6 +37,9 @@ const std::vector<Family>& families() {
         {"mamba", "MambaForCausalLM", read_mamba},
         {"mamba2", "Mamba2ForCausalLM", read_mamba2},
         {"jamba", "JambaForCausalLM", read_jamba},
+        {"gemma2", "Gemma2ForCausalLM", read_gemma2},
+        {"gemma3_text", "Gemma3ForCausalLM", read_gemma3},
+        {"gemma3", "Gemma3ForConditionalGeneration", read_gemma3},  // its text_config
     };
     return all;
 }

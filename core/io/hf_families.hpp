@@ -28,6 +28,8 @@ const std::vector<Family>& families();
 // Llama-style decoders (hf_llama.cpp) and GPT-style ones (hf_gpt.cpp).
 Model read_llama(HfFields& f, Notes& notes);
 Model read_mistral(HfFields& f, Notes& notes);
+Model read_gemma2(HfFields& f, Notes& notes);
+Model read_gemma3(HfFields& f, Notes& notes);  // gemma3_text, or a Gemma 3 config's text_config
 Model read_qwen2(HfFields& f, Notes& notes);
 Model read_qwen3(HfFields& f, Notes& notes);
 Model read_mixtral(HfFields& f, Notes& notes);

@@ -138,6 +138,31 @@ Model read_llama(HfFields& f, Notes& notes) {
 
 Model read_mistral(HfFields& f, Notes& notes) { return dense(read_base(f, notes)); }
 
+// Gemma 2 and 3: a gated GELU MLP, local (sliding-window) and global layers. Without
+// layer_types, one layer in `pattern` is global (Gemma 2: every other; Gemma 3:
+// sliding_window_pattern, default 6), as transformers' Gemma2/Gemma3 configs do it.
+Model read_gemma(HfFields& f, Notes& notes, int64_t pattern_default) {
+    const bool typed = f.has({"layer_types"});
+    Base b = read_base(f, notes);
+    b.tied = f.flag("tie_word_embeddings", true);  // Gemma's config classes tie them
+    if (!typed) {
+        const int64_t window = f.optional_count({"sliding_window"}, 0, kMaxTokens).value_or(0);
+        const int64_t pattern = f.optional_count({"sliding_window_pattern"}, 1, kMaxLayers).value_or(pattern_default);
+        for (std::size_t i = 0; i < b.windows.size(); ++i) {
+            b.windows[i] = (static_cast<int64_t>(i) + 1) % pattern != 0 ? window : 0;
+        }
+    }
+    f.ignore({"sliding_window_pattern", "attn_logit_softcapping", "final_logit_softcapping", "query_pre_attn_scalar",
+              "hidden_activation", "rope_local_base_freq", "cache_implementation"});
+    notes.push_back("Gemma's post-attention and post-MLP RMSNorms (" +
+                    grouped(2.0 * static_cast<double>(b.trunk.hidden) * static_cast<double>(b.trunk.layers)) +
+                    " parameters in all), its logit soft-capping and (Gemma 3) QK-norm are not modelled");
+    return dense(b);
+}
+
+Model read_gemma2(HfFields& f, Notes& notes) { return read_gemma(f, notes, 2); }
+Model read_gemma3(HfFields& f, Notes& notes) { return read_gemma(f, notes, 6); }
+
 Model read_qwen2(HfFields& f, Notes& notes) {
     const Base b = read_base(f, notes);
     note_qwen2_bias(b, notes);

@@ -99,9 +99,9 @@ test('errors show next to the control and leave the model as it was', async () =
     const dt = new DataTransfer();
     dt.items.add(new File([text], 'config.json', { type: 'application/json' }));
     return dt;
-  }, JSON.stringify({ ...llama31_8b, architectures: ['Gemma2ForCausalLM'], model_type: 'gemma2' }));
+  }, JSON.stringify({ ...llama31_8b, architectures: ['T5ForConditionalGeneration'], model_type: 't5' }));
   await page.dispatchEvent('#hf-import', 'drop', { dataTransfer: drop });
-  await page.waitForFunction(() => /config\.json could not be imported: model_type: "gemma2" is not supported yet/
+  await page.waitForFunction(() => /config\.json could not be imported: model_type: "t5" is not supported yet/
     .test(document.querySelector('#hf-error').textContent));
 
   // Layers of two kinds in turn do not fit the editor: said so, with the way out.

@@ -58,7 +58,7 @@ const bad = [
   ['negative size', { ...llama31_8b, hidden_size: -1 }, 'hidden_size: must be an integer in [1, 10000000], got -1'],
   ['KV heads not dividing the heads', { ...llama31_8b, num_key_value_heads: 5 },
     'num_key_value_heads: must divide the 32 query heads'],
-  ['unknown family', { ...llama31_8b, model_type: 'gemma2' }, 'model_type: "gemma2" is not supported yet (supported: llama,'],
+  ['unknown family', { ...llama31_8b, model_type: 't5' }, 'model_type: "t5" is not supported yet (supported: llama,'],
 ];
 for (const [name, config, message] of bad) {
   test(`a bad config (${name}) exits 2 with the field on stderr and nothing on stdout`, () => {

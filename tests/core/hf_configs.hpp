@@ -195,4 +195,13 @@ inline constexpr const char* kJamba = R"({
   "max_position_embeddings": 262144, "rms_norm_eps": 1e-06
 })";
 
+// google/gemma-2-9b config.json (Gemma2Config; no layer_types: every other layer local).
+inline constexpr const char* kGemma2_9B = R"({
+  "architectures": ["Gemma2ForCausalLM"], "model_type": "gemma2",
+  "hidden_size": 3584, "num_hidden_layers": 42, "num_attention_heads": 16, "num_key_value_heads": 8,
+  "head_dim": 256, "intermediate_size": 14336, "vocab_size": 256000, "sliding_window": 4096,
+  "max_position_embeddings": 8192, "hidden_activation": "gelu_pytorch_tanh", "query_pre_attn_scalar": 256,
+  "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0, "rms_norm_eps": 1e-06, "rope_theta": 10000.0
+})";
+
 }  // namespace envelope::test

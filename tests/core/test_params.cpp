@@ -232,3 +232,24 @@ TEST_CASE("Llama 4: Maverick alternates dense and mixture layers; three layers i
     }
     CHECK(count_params(scout).experts == 48.0 * 16 * 3 * 5120 * 8192);
 }
+
+TEST_CASE("Gemma 2 and 3: local and global layers as groups, the published counts") {
+    // Gemma-2-9B's checkpoint holds 9,241,705,984 parameters; less its post-attention and
+    // post-MLP RMSNorms (2 · 3584 · 42 = 301,056), which are not modelled.
+    const Model g9 = parse_model(*find_preset(PresetKind::model, "gemma-2-9b"), "model");
+    CHECK(count_params(g9).total() == 9'241'705'984.0 - 2 * 3584 * 42);
+    CHECK(g9.layers() == 42);
+    CHECK(g9.groups.size() == 42);  // local and global alternate
+    CHECK(g9.groups[0].layer.attention.window == 4096);
+    CHECK(g9.groups[1].layer.attention.window == 0);
+    const Model g27 = parse_model(*find_preset(PresetKind::model, "gemma-2-27b"), "model");
+    CHECK(count_params(g27).total() == doctest::Approx(27.2e9).epsilon(0.01));
+    // Gemma 3 27B: five local layers of 1024 tokens, then one global; 27B with its vision tower.
+    const Model g3 = parse_model(*find_preset(PresetKind::model, "gemma-3-27b"), "model");
+    CHECK(g3.layers() == 62);
+    CHECK(g3.groups[0].count == 5);
+    CHECK(g3.groups[0].layer.attention.window == 1024);
+    CHECK(g3.groups[1].count == 1);
+    CHECK(g3.groups[1].layer.attention.window == 0);
+    CHECK(count_params(g3).total() == doctest::Approx(27e9).epsilon(0.01));
+}
