@@ -1,5 +1,7 @@
 #include "ops/builders.hpp"
 
+#include <cmath>
+
 namespace envelope::build {
 
 Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
@@ -16,6 +18,10 @@ Op matmul(const char* name, double count, double tokens, double k, double n, Pre
     op.traffic.weights_read = constant((k * n + (bias ? n : 0.0)) * wb);
     op.traffic.activations_read = constant(tokens * k * ab);
     op.traffic.activations_written = constant(tokens * n * bytes_per_element(outputs));
+    if (wb < ab) {
+        const double per_element = wb < 1 ? 4 : 2;
+        op.vector_flops = constant(per_element * k * n * std::ceil(tokens / kDequantRows));
+    }
     return op;
 }
 

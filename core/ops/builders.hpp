@@ -8,8 +8,13 @@ namespace envelope::build {
 // Dense GEMM [tokens × k] · [k × n] with a weight matrix of k × n (+ bias n), its input
 // in format `inputs` and its output in `outputs` (an fp8 GEMM writes a 16-bit result).
 // FLOPs = 2·tokens·k·n (+ tokens·n for the bias add).
+// Weights stored narrower than the inputs (weight-only quantization: int4 or fp8 weights with
+// 16-bit activations) are dequantized in the kernel: each weight element once per block of
+// kDequantRows output rows (a GEMM tile's M), at 4 vector operations for a 4-bit element
+// (unpack: shift, mask; convert; scale) and 2 for an 8-bit one (convert, scale).
 Op matmul(const char* name, double count, double tokens, double k, double n, Precision weights,
           Precision inputs, Precision outputs, bool bias);
+inline constexpr double kDequantRows = 128;
 
 // `groups` GEMMs of [tokens × k] · [k × n], each with its own weights, in one kernel (a
 // grouped GEMM: the experts of a mixture-of-experts layer): groups times matmul's FLOPs and

@@ -60,6 +60,9 @@ struct Op {
     double count = 1;             // executions per forward pass (layers for per-layer ops)
     bool layer = false;           // part of a decoder layer (not the embedding, head or hand-off)
     Affine flops;                 // per execution, per chip
+    // Work on the vector units beside a matmul's tensor FLOPs: dequantizing weights stored
+    // narrower than the GEMM's format (ops/builders.hpp).
+    Affine vector_flops;
     Traffic traffic;              // per execution, per chip
     MatmulShape shape;            // matmul ops: the GEMM's dimensions
     CollectiveKind collective = CollectiveKind::none;

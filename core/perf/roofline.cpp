@@ -61,6 +61,9 @@ Roofs roofs_of(const Op& op, const Spans* spans, const TimingContext& ctx) {
     }
     const double flops_per_s = achievable_flops(op, ctx);
     if (flops_per_s > 0) r.compute_s = (1.0 / flops_per_s) * op.flops;
+    // Dequantization on the vector units, in the same SMs as the tensor work: added to it.
+    const auto vector_peak = ctx.chip.peak(Precision::fp32);
+    if (vector_peak && *vector_peak > 0) r.compute_s = r.compute_s + (1.0 / (*vector_peak * 1e12)) * op.vector_flops;
     const bool gemm = op.cls == OpClass::matmul && expected && ctx.chip.gemm_memory_efficiency > 0;
     const double bytes_per_s =
         ctx.chip.hbm_tb_s * 1e12 * (gemm ? ctx.chip.gemm_memory_efficiency : ctx.chip.memory_efficiency);

@@ -250,3 +250,23 @@ TEST_CASE("an offloaded KV cache: its share streams over the host link at every 
     s.system.host = HostResources{};
     CHECK(test::error_path(s) == "system.host.link_gbps");
 }
+
+TEST_CASE("weight-only quantization pays its dequantization on the vector units") {
+    // The up projection of 16 prompt tokens, [16 × 1024]·[1024 × 8192], with int4 weights and
+    // bf16 activations on the round chip: 268,435,456 tensor FLOPs at 10 TFLOP/s = 26.84 µs,
+    // plus each of the 8,388,608 weights dequantized once (16 rows ≤ one 128-row tile) at 4
+    // vector operations, 33,554,432 at the 10 TFLOP/s fp32 roof = 3.36 µs; its 4.2 MB of
+    // weights stream in 4.2 µs, so compute binds.
+    Scenario s = test::tiny_scenario(1, 1, 16, 2);
+    s.workload.inference.precision.weights = Precision::int4;
+    const Result r = evaluate_inference(s);
+    for (const OpReport& o : r.phase("prefill").ops) {
+        if (std::string(o.name) != "mlp_up") continue;
+        CHECK(o.time_s == doctest::Approx(268'435'456 / 1e13 + 33'554'432 / 1e13));
+        CHECK(o.bound == Bound::compute);
+    }
+    s.workload.inference.precision.weights = Precision::bf16;  // no conversion
+    for (const OpReport& o : evaluate_inference(s).phase("prefill").ops) {
+        if (std::string(o.name) == "mlp_up") CHECK(o.time_s == doctest::Approx(268'435'456 / 1e13));
+    }
+}
