@@ -23,13 +23,15 @@ int64_t micro_batches_of(const Scenario& s) {
 // One stage's operators for one micro-batch.
 struct StageOps {
     Stage stage;
-    std::vector<Op> prefill;
+    std::vector<Op> prefill;         // the prompt's (last) prefill pass
+    std::vector<Op> prefill_chunks;  // chunked prefill: one earlier chunk, affine in its index
     std::vector<Op> decode;  // one decode step, or with speculation the target's check of a draft
     std::vector<Op> draft;   // with speculation: one step of the drafter (pp = 1)
 };
 
 struct Lowered {
     std::vector<StageOps> stages;
+    int64_t earlier_chunks = 0;  // chunked prefill: the full chunks before the last pass
     int64_t micro_batches = 1;
     int64_t micro_batch = 1;
 };
@@ -48,15 +50,28 @@ Lowered lower_inference(const Scenario& s) {
     out.micro_batches = micro_batches_of(s);
     out.micro_batch = (w.batch + out.micro_batches - 1) / out.micro_batches;
     const int64_t allocated = w.input_tokens + w.output_tokens;
-    const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated, w.cached_prompt_tokens());
+    // Chunked prefill: the prompt's computed tokens in full chunks, then the rest (or the last
+    // full chunk) as the pass that yields the first token.
+    const int64_t cached = w.cached_prompt_tokens();
+    const int64_t computed = w.input_tokens - cached;
+    const int64_t chunk = w.prefill_chunk > 0 && w.prefill_chunk < computed ? w.prefill_chunk : computed;
+    out.earlier_chunks = (computed - 1) / chunk;
+    const int64_t before_last = cached + out.earlier_chunks * chunk;
+    const Pass prefill = prefill_pass(out.micro_batch, w.input_tokens, allocated, before_last);
+    const Pass chunks = chunk_pass(out.micro_batch, chunk, cached, allocated);
     const Speculative& sp = w.speculative;
     // Each decode step runs every beam of every sequence.
     const int64_t decoding = out.micro_batch * w.beams;
     const Pass decode = sp.on() ? verify_pass(decoding, allocated, sp.draft_tokens + 1) : decode_pass(decoding, allocated);
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
-        StageOps ops{std::move(stage), {}, {}, {}};
+        StageOps ops{std::move(stage), {}, {}, {}, {}};
         const LowerInput base{s.model, ops.stage, s.parallelism, w.precision, prefill, s.engine, w.flash_attention};
         ops.prefill = lower_forward(base);
+        if (out.earlier_chunks > 0) {
+            ops.prefill_chunks = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, chunks, s.engine,
+                                                          w.flash_attention});
+            for (Op& op : ops.prefill_chunks) op.variant = "chunk";
+        }
         ops.decode = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, decode, s.engine,
                                               w.flash_attention});
         if (w.kv_offload > 0) offload_kv(ops.decode, w.kv_offload);
@@ -137,7 +152,11 @@ Phases time_phases(const Lowered& lowered, const Scenario& s, const Placement& p
     p.decode.steps = w.output_tokens - 1;
     double prefill_sum = 0, prefill_max = 0, decode_sum = 0, decode_max = 0;
     for (const StageOps& st : lowered.stages) {
-        const double t = time_stage(st, st.prefill, placement, ctx, 0, 0, m, report ? &p.prefill : nullptr);
+        double t = time_stage(st, st.prefill, placement, ctx, 0, 0, m, report ? &p.prefill : nullptr);
+        if (lowered.earlier_chunks > 0) {  // chunks j = 0 … J − 1, summed in closed form over j
+            t += time_stage(st, st.prefill_chunks, placement, ctx, 0, lowered.earlier_chunks - 1, m,
+                            report ? &p.prefill : nullptr);
+        }
         prefill_sum += t;
         prefill_max = std::max(prefill_max, t);
         if (p.decode.steps > 0) {

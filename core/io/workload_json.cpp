@@ -60,6 +60,7 @@ InferenceWorkload read_inference(JsonReader& r) {
     w.prefix_cache_hit = r.number_or("prefix_cache_hit", 0, 0.999999, 0);
     w.beams = r.integer_or("beams", 1, 64, 1);
     w.kv_offload = r.number_or("kv_offload", 0, 0.999999, 0);
+    w.prefill_chunk = r.integer_or("prefill_chunk", 0, kMaxTokens, 0);
     return w;
 }
 
@@ -145,6 +146,7 @@ Json to_json(const Workload& w) {
     if (i.prefix_cache_hit > 0) j["prefix_cache_hit"] = i.prefix_cache_hit;
     if (i.beams > 1) j["beams"] = i.beams;
     if (i.kv_offload > 0) j["kv_offload"] = i.kv_offload;
+    if (i.prefill_chunk > 0) j["prefill_chunk"] = i.prefill_chunk;
     if (i.speculative.on()) {
         j["speculative"] = {{"draft_tokens", i.speculative.draft_tokens}, {"acceptance_rate", i.speculative.acceptance}};
         if (i.speculative.draft) j["speculative"]["draft_model"] = to_json(*i.speculative.draft);

@@ -54,7 +54,8 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     // Prefill runs in chunks of at most the engine's prefill token budget (all prompts at
     // once when it has none); a chunk's working set is that share of the micro-batch's.
     const double prompt_tokens = micro_batch * static_cast<double>(w.input_tokens);
-    const double budget = static_cast<double>(in.engine.max_prefill_tokens);
+    // The workload's chunk when it gives one, else the engine's prefill budget.
+    const double budget = static_cast<double>(w.prefill_chunk > 0 ? w.prefill_chunk : in.engine.max_prefill_tokens);
     const double chunk = budget > 0 && budget < prompt_tokens ? budget / prompt_tokens : 1.0;
     const double stream_share = in.parallelism.sp ? 1.0 / static_cast<double>(tp) : 1.0;
     const double h = static_cast<double>(m.hidden);

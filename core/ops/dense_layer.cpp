@@ -14,6 +14,7 @@
 // column-parallel one (Korthikanti et al. 2022, arXiv:2205.05198 §4.2.2).
 // The shapes come from model/layer_shard.hpp, the one definition of a layer's matrices.
 #include <algorithm>
+#include <cmath>
 
 #include "ops/builders.hpp"
 #include "ops/elementwise_costs.hpp"
@@ -32,7 +33,7 @@ namespace envelope {
 // context cap (ops/op.hpp).
 Affine causal_pairs(const Pass& p, int64_t window) {
     const double n = static_cast<double>(p.new_tokens);
-    if (window > 0 && !p.decode) {
+    if (window > 0 && !p.decode && p.cached_tokens.per_context == 0) {
         const double c = p.cached_tokens.base, w = static_cast<double>(window);
         const double k = std::clamp(w - c, 0.0, n);
         return constant(k * c + k * (k + 1) / 2 + (n - k) * w);
@@ -53,10 +54,20 @@ Affine score_rectangle(const Pass& p) {
 }
 
 // A decode step of a sliding-window layer attends over (and reads the cache of) min(L, W)
-// tokens: its attention ops stop growing at L = W. The KV append does not depend on L.
+// tokens: its attention ops stop growing at L = W. A prompt chunk j (cached = c₀ + C·j) stops
+// growing once its cache holds W tokens, at j = ⌈(W − c₀)/C⌉ (from there each of its tokens is
+// taken to attend over W, the chunk's own triangle included: at most C²/2 pairs too many). The
+// KV append does not depend on L.
 void cap_decode_context(const AttentionSpec& spec, const Pass& p, std::vector<Op>& ops, std::size_t first) {
-    if (spec.window <= 0 || !p.decode) return;
-    for (std::size_t i = first; i < ops.size(); ++i) ops[i].context_cap = spec.window;
+    if (spec.window <= 0) return;
+    int64_t cap = 0;
+    if (p.decode) cap = spec.window;
+    const double step = p.cached_tokens.per_context;
+    if (!p.decode && step > 0) {
+        cap = std::max<int64_t>(1, static_cast<int64_t>(std::ceil((static_cast<double>(spec.window) - p.cached_tokens.base) / step)));
+    }
+    if (cap == 0) return;
+    for (std::size_t i = first; i < ops.size(); ++i) ops[i].context_cap = cap;
 }
 
 // Attention core. Fused (FlashAttention, Dao et al. 2022, arXiv:2205.14135): Q read,

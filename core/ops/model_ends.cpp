@@ -46,7 +46,8 @@ void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
 
 void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
     const Model& m = in.model;
-    if (m.vocab == 0) return;
+    // No vocabulary, or a prompt chunk before the last (chunked prefill): no head.
+    if (m.vocab == 0 || in.pass.logit_tokens == 0) return;
     const PrecisionPlan& pr = in.precision;
     const double logit_tokens = static_cast<double>(in.pass.batch * in.pass.logit_tokens);
     const double h = static_cast<double>(m.hidden);

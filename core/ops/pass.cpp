@@ -11,6 +11,10 @@ Pass decode_pass(int64_t batch, int64_t allocated_tokens) {
     return Pass{batch, 1, Affine{-1.0, 1.0}, 1, allocated_tokens, true};  // cached = L − 1
 }
 
+Pass chunk_pass(int64_t batch, int64_t chunk, int64_t cached, int64_t allocated_tokens) {
+    return Pass{batch, chunk, Affine{static_cast<double>(cached), static_cast<double>(chunk)}, 0, allocated_tokens, false};
+}
+
 Pass verify_pass(int64_t batch, int64_t allocated_tokens, int64_t tokens) {
     return Pass{batch, tokens, Affine{-1.0, 1.0}, tokens, allocated_tokens, true};  // cached = L − 1
 }

@@ -29,6 +29,9 @@ struct Pass {
 Pass prefill_pass(int64_t batch, int64_t input_tokens, int64_t allocated_tokens, int64_t cached_tokens = 0);
 // Decode step whose new token sits at context length L (it attends over L tokens).
 Pass decode_pass(int64_t batch, int64_t allocated_tokens);
+// Prompt chunk j = 0, 1, … of `chunk` tokens after `cached` prompt tokens: cached + chunk·j
+// tokens already in the cache (affine in j, the sum's variable), no logits.
+Pass chunk_pass(int64_t batch, int64_t chunk, int64_t cached, int64_t allocated_tokens);
 // The target's check of a speculative draft: `tokens` new tokens per sequence (the k drafts
 // and the token before them), the first at context length L, all with logits.
 Pass verify_pass(int64_t batch, int64_t allocated_tokens, int64_t tokens);

@@ -70,6 +70,9 @@ struct InferenceWorkload {
     // Share of the KV cache kept in the host's memory (KV offload, e.g. LMCache, vLLM's CPU
     // offload): read over the host link at every decode step instead of from HBM.
     double kv_offload = 0;
+    // Chunked prefill: prompts run in passes of at most this many tokens (0: whole), each
+    // attending over the chunks before it and reading every weight again.
+    int64_t prefill_chunk = 0;
 
     // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.
     int64_t cached_prompt_tokens() const {

@@ -270,3 +270,31 @@ TEST_CASE("weight-only quantization pays its dequantization on the vector units"
         if (std::string(o.name) == "mlp_up") CHECK(o.time_s == doctest::Approx(268'435'456 / 1e13));
     }
 }
+
+TEST_CASE("chunked prefill: the same attention pairs in all, every weight read again per chunk") {
+    // 100 prompt tokens in chunks of 32: three full chunks after 0, 32 and 64 cached tokens,
+    // then the last 4 after 96, which yields the first token. Pairs: Σ_j (32·32j + 528) +
+    // (4·96 + 10) = 3072 + 1584 + 394 = 5050 = 100·101/2, as in one pass.
+    Scenario s = test::tiny_scenario(1, 1, 100, 2);
+    const Result whole = evaluate_inference(s);
+    s.workload.inference.prefill_chunk = 32;
+    const Result chunked = evaluate_inference(s);
+    const auto total = [](const Result& r, const char* name, bool weights) {
+        double sum = 0;
+        for (const OpReport& o : r.phase("prefill").ops) {
+            if (std::string(o.name) != name) continue;
+            const bool chunk = std::string(o.variant) == "chunk";
+            const double runs = chunk ? 3 : 1;  // per-execution numbers are averaged over the chunks
+            sum += runs * (weights ? o.bytes_read : o.flops) * o.count;
+        }
+        return sum;
+    };
+    CHECK(total(chunked, "attention", false) == doctest::Approx(total(whole, "attention", false)));
+    CHECK(total(whole, "attention", false) == doctest::Approx(2 * 4.0 * 8 * 128 * 5050));  // two layers
+    CHECK(total(chunked, "qkv_proj", false) == doctest::Approx(total(whole, "qkv_proj", false)));
+    // The QKV weights (1024 × 1536 × 2 B per layer) are read by each of the four passes.
+    const double qkv_weights = 2 * 1024.0 * 1536 * 2;
+    CHECK(total(chunked, "qkv_proj", true) - total(whole, "qkv_proj", true) == doctest::Approx(3 * qkv_weights).epsilon(0.02));
+    CHECK(chunked.summary.ttft_s > whole.summary.ttft_s);
+    CHECK(*chunked.summary.tpot_s == doctest::Approx(*whole.summary.tpot_s));
+}
