@@ -84,7 +84,9 @@ test('links and scenarios that would put attention on a Mamba layer (or Mamba on
   for (const [hash, message] of cases) {
     const { state, error } = fromHash(hash, presets);
     assert.match(error ?? '', message, hash);
-    assert.deepEqual(state, defaultState(presets), hash);
+    // The field is ignored; the link's model is kept, unedited.
+    assert.equal(state.model.preset, hash.match(/model=([^&]+)/)[1], hash);
+    assert.deepEqual(state.model.edits, {}, hash);
   }
   assert.throws(() => fromScenario({ model: { preset: 'mamba-130m', heads: 12 }, system: 'dgx-h100' }, presets), /Mamba layers, without attention.*heads/);
   assert.throws(() => fromScenario({ model: { preset: 'llama-2-70b', mamba: { d_inner: 8 } }, system: 'dgx-h100' }, presets), /no Mamba layers/);

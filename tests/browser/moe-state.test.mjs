@@ -62,7 +62,9 @@ test('a dense model refuses the mixture keys in a link', () => {
   for (const hash of ['#model=llama-2-70b&experts=8', '#top_k=2', '#model=llama-3-8b&dense_layers=1']) {
     const { state, error } = fromHash(hash, presets);
     assert.match(error ?? '', /mixture-of-experts setting.*no experts/, hash);
-    assert.deepEqual(state, defaultState(presets), hash);
+    // The mixture key is ignored; the link's model is kept, unedited.
+    assert.equal(state.model.preset, hash.match(/model=([^&]+)/)?.[1] ?? defaultState(presets).model.preset, hash);
+    assert.deepEqual(state.model.edits, {}, hash);
   }
   assert.throws(() => fromScenario({ model: { preset: 'llama-2-70b', moe: { experts: 8 } }, system: 'dgx-h100' }, presets), /no experts/);
 });

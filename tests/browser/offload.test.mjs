@@ -23,7 +23,7 @@ const memoryCard = '[data-metric="memory"]';
 test('offloading the optimizer to CPU memory: an Offload part in the step, host memory per chip, and a link that keeps it', async () => {
   const page = await open(base);
   await page.selectOption('#scenario-preset', PRESET);
-  await page.waitForFunction(() => location.hash.startsWith('#mode=training') && document.querySelector('[data-metric="step"]'));
+  await page.waitForFunction(() => location.hash.startsWith('#v=1&mode=training') && document.querySelector('[data-metric="step"]'));
   assert.equal(await page.isVisible('#offload_optimizer'), true);
   assert.equal(await page.isVisible('#offload_parameters'), true);
   assert.equal(await page.inputValue('#offload_optimizer'), 'none');

@@ -267,15 +267,34 @@ test('a chip × count machine and a scenario preset load into the form', async (
   await assertClean(page);
 });
 
-test('a malformed hash explains itself and falls back to the default scenario', async () => {
+test('a link with unreadable fields names them, keeps the rest and is not rewritten', async () => {
   await page.fill('#tp', '2');
-  await page.evaluate(() => { location.hash = '#model=gpt-9&tp=banana'; });
+  await page.evaluate(() => { location.hash = '#model=gpt-9&tp=banana&batch=3'; });
   await page.locator('#notice').waitFor({ state: 'visible' });
-  assert.match(await page.textContent('#notice'), /could not be read.*default scenario/);
+  const notice = await page.textContent('#notice');
+  assert.match(notice, /ignored: there is no model preset "gpt-9"; tp = "banana" is not a number/);
   assert.equal(await page.inputValue('#model'), 'llama-2-70b');
   assert.equal(await page.inputValue('#tp'), '8');
-  assert.match(await page.evaluate(() => location.hash), /model=llama-2-70b/);
+  assert.equal(await page.inputValue('#batch'), '3');
+  // The author's link stays in the address bar until the first edit.
+  assert.equal(await page.evaluate(() => location.hash), '#model=gpt-9&tp=banana&batch=3');
+  await setField(page, '#batch', 4);
+  assert.match(await page.evaluate(() => location.hash), /^#v=1&model=llama-2-70b&.*batch=4/);
+  assert.equal(await page.isVisible('#notice'), false);
   await assertClean(page);
+});
+
+test('a link with an unknown field loads with a notice naming it and keeps its other fields', async () => {
+  const link = `${base}#model=llama-3-8b&chip=h100-sxm&chips=2&tp=2&pp=1&batch=4&input=1000&output=100&precision=fp8&flash=on&bogus=1`;
+  const tolerant = await open(link);
+  assert.match(await tolerant.textContent('#notice'), /unknown setting "bogus"/);
+  assert.equal(await tolerant.inputValue('#model'), 'llama-3-8b');
+  assert.equal(await tolerant.inputValue('#chips'), '2');
+  assert.equal(await tolerant.inputValue('#batch'), '4');
+  assert.equal(await tolerant.inputValue('#input'), '1000');
+  assert.match(await tolerant.evaluate(() => location.hash), /&bogus=1$/);
+  await assertClean(tolerant);
+  await tolerant.close();
 });
 
 test('a number beyond double range in a link names the allowed range at its field', async () => {

@@ -30,7 +30,7 @@ function shownNumber(text) {
 
 async function loadPreset(page) {
   await page.selectOption('#scenario-preset', PRESET);
-  await page.waitForFunction(() => location.hash.startsWith('#mode=training') && document.querySelector('[data-metric="step"]'));
+  await page.waitForFunction(() => location.hash.startsWith('#v=1&mode=training') && document.querySelector('[data-metric="step"]'));
 }
 
 test('the mode switch shows the training inputs and views, and switching back restores inference exactly', async () => {
@@ -45,7 +45,7 @@ test('the mode switch shows the training inputs and views, and switching back re
   await page.click('label[for="mode-training"]');
   await page.waitForSelector('[data-metric="step"]');
   const trainingHash = await page.evaluate(() => location.hash);
-  assert.match(trainingHash, /^#mode=training&model=llama-3-8b&system=dgx-h100&chips=8&tp=1&pp=1&dp=4&sp=off&cp=2&zero=1&/);
+  assert.match(trainingHash, /^#v=1&mode=training&model=llama-3-8b&system=dgx-h100&chips=8&tp=1&pp=1&dp=4&sp=off&cp=2&zero=1&/);
   assert.equal(await page.inputValue('#scenario-preset'), 'train-llama3-8b-8-h100');
   assert.match(await page.textContent('#notice'), /Llama-2-70B on 8 chips does not fit in memory.*Train Llama-3-8B on one DGX H100/);
   assert.match(await page.textContent('[data-metric="memory"]'), /fits/);
@@ -86,7 +86,7 @@ test('the first switch to training keeps a model that fits with memory-lean sett
   await page.click('label[for="mode-training"]');
   await page.waitForSelector('[data-metric="step"]');
   assert.match(await page.evaluate(() => location.hash),
-    /^#mode=training&model=llama-2-70b&system=dgx-h100&chips=32&tp=8&pp=1&sp=on&cp=1&zero=1&.*&micro_batch=1&recompute=full&/);
+    /^#v=1&mode=training&model=llama-2-70b&system=dgx-h100&chips=32&tp=8&pp=1&sp=on&cp=1&zero=1&.*&micro_batch=1&recompute=full&/);
   assert.equal(await page.inputValue('#model'), 'llama-2-70b');
   assert.equal(await page.inputValue('#recompute'), 'full');
   assert.equal(await page.inputValue('#zero'), '1');

@@ -6,7 +6,7 @@ import { $ } from './dom.js';
 import { loadEngine } from './engine.js';
 import { createForm } from './form.js';
 import { toScenario } from './scenario.js';
-import { fromHash, toHash } from './state.js';
+import { fromHash, toLink } from './state.js';
 import { renderErrors } from './views/errors.js';
 import { renderHeading } from './views/heading.js';
 import { renderSummary } from './views/summary.js';
@@ -24,6 +24,7 @@ import { renderTimeline } from './views/timeline.js';
 import { applyAdvice } from './fit-advice.js';
 import { applyFewestChips } from './inference-fit.js';
 import { renderCurve } from './views/curve-chart.js';
+import { createShareBar } from './share.js';
 
 // The throughput–latency curve is up to 64 whole evaluations (a few ms, tens for the biggest
 // models): it waits for a pause in typing this long, and is computed once per scenario.
@@ -70,6 +71,7 @@ async function start() {
   const curveChart = createChart($('#curve-chart'));
   let state;
   let lastGood = null;
+  let lastGoodScenario = null; // the scenario lastGood is the result of
   let lastFit = null; // engine.fit() of lastGood's scenario (inference only)
   const fitCache = { key: null, fit: null };
   const curveRun = { wanted: null, timer: 0 };
@@ -130,12 +132,14 @@ async function start() {
     renderOpsTable(result, view);
   }
 
-  function update(next, { restored = false } = {}) {
+  // keepUrl: the link just read had a part that was ignored; it stays in the address bar
+  // as its author wrote it until the first edit.
+  function update(next, { restored = false, keepUrl = false } = {}) {
     state = next;
     if (restored) form.reset(state);
     else form.render(state);
-    const hash = toHash(state, presets);
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    const hash = toLink(state, presets);
+    if (!keepUrl && location.hash !== hash) history.replaceState(null, '', hash);
 
     const localErrors = form.localErrors();
     let engineError = null;
@@ -145,6 +149,7 @@ async function start() {
       const result = engine.evaluate(scenario);
       if (result.ok) {
         lastGood = result;
+        lastGoodScenario = scenario;
         const inference = result.workload === 'inference';
         lastFit = inference ? fitOf(scenario) : null;
         if (inference) evaluated = scenario;
@@ -178,10 +183,23 @@ async function start() {
     importHf: (text) => engine.importHf(text),
   });
 
+  // The phase the operator table shows (ops-table.js picks it the same way).
+  const tablePhase = (result, view) => (result.workload === 'training'
+    ? (view.table === 'backward' ? 'backward' : 'forward')
+    : (view.table === 'decode' ? 'decode' : 'prefill'));
+  createShareBar({
+    current: () => (lastGood ? { scenario: lastGoodScenario, result: lastGood, phase: tablePhase(lastGood, state.view) } : null),
+    link: () => location.href.split('#')[0] + toLink(state, presets),
+    engineVersion: engine.version,
+    charts: [['Memory', memoryChart, $('#memory-chart')], ['Latency', latencyChart, $('#latency-chart')],
+      ['Throughput-latency', curveChart, $('#curve-chart')], ['Step breakdown', breakdownChart, $('#breakdown-chart')],
+      ['Stage memory', stageMemoryChart, $('#stage-memory-chart')]],
+  });
+
   function restoreFromHash() {
     const { state: restored, error } = fromHash(location.hash, presets);
     showNotice(error);
-    update(restored, { restored: true });
+    update(restored, { restored: true, keepUrl: error !== null });
   }
 
   // replaceState does not fire hashchange: this only sees links and edits of the address bar.

@@ -1,7 +1,7 @@
 // The page state, its defaults, and its serialization: the URL hash.
 //
 // Hash format (URLSearchParams, keys in this order; missing keys take the default):
-//   #model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
+//   #[v=1&]model=llama-2-70b[&layers=40&gated_ffn=off ...architecture edits]
 //      (a mixture-of-experts model's also: experts, top_k, expert_ffn, shared_experts,
 //       imbalance, dense_layers; refused for a model without experts; a latent-attention
 //       model's q_lora_rank … v_head_dim; a Mamba model's d_inner, d_state, d_conv and
@@ -25,7 +25,8 @@
 // place of batch … engine; a link without a mode is an inference link. The keys of the
 // other mode are refused.
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
-// author saw, engine error included; only unreadable hashes fall back to the default.
+// author saw, engine error included. The page writes `v=1` first (toLink); a link without it
+// is v1. Unknown or unreadable fields are left out with a notice (fromHash), never the link.
 import { BOOLEAN_FIELDS, DEFAULT_ENGINE, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, modelFields, numberText, presetValue } from './scenario.js';
 import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
 import { MODES, TRAINING_KEYS, readTraining, switchMode, trainingParams } from './training.js';
@@ -128,37 +129,117 @@ function readPreset(kind, text, table) {
   return text;
 }
 
-// -> { state, error }: error is a sentence for the reader when the hash could not be used.
+// The version of the link format the page writes (`v=1`); a link without one is read as v1.
+export const LINK_VERSION = 1;
+// The most bad fields one link may drop before it is given up for the default.
+const MAX_IGNORED = 12;
+
+// The link the page writes: the version first, then the settings (toHash).
+export function toLink(state, presets) {
+  return `#v=${LINK_VERSION}&` + toHash(state, presets).slice(1);
+}
+
+// -> { state, error }: error is a sentence for the reader when part of the hash (or all of it)
+// could not be used. Tolerant: an unknown field, a field of the other mode, a repeated field or
+// a field whose value cannot be read is left out and named; the rest of the link is kept.
+// Only a link of which nothing can be used falls back to the default scenario.
 export function fromHash(hash, presets) {
   const fallback = defaultState(presets);
   const text = hash.replace(/^#/, '');
   if (!text) return { state: fallback, error: null };
-  try {
-    return { state: parse(text, presets, fallback), error: null };
-  } catch (e) {
-    return {
-      state: fallback,
-      error: `This link's settings could not be read (${e.message}), so the default scenario is shown instead.`,
-    };
+  const q = new URLSearchParams(text);
+  const notes = [];
+  readVersion(q, notes);
+  const ignored = screen(q);
+  for (let round = 0; round <= MAX_IGNORED; round++) {
+    try {
+      const state = parse(q, presets, fallback);
+      return { state, error: ignoredSentence(notes, ignored) };
+    } catch (e) {
+      const culprit = round < MAX_IGNORED ? blame(q, presets, fallback, e.message) : null;
+      if (culprit === null) {
+        return {
+          state: fallback,
+          error: `This link's settings could not be read (${e.message}), so the default scenario is shown instead.`,
+        };
+      }
+      ignored.push(e.message);
+      q.delete(culprit);
+    }
   }
 }
 
-function parse(text, presets, base) {
-  const q = new URLSearchParams(text);
+function readVersion(q, notes) {
+  if (!q.has('v')) return;
+  const text = q.get('v');
+  q.delete('v');
+  if (!/^\d{1,6}$/.test(text)) notes.push(`its version v = "${text}" is not a number`);
+  else if (Number(text) > LINK_VERSION) {
+    notes.push(`it was made by a newer version of Envelope (link v${Number(text)}; this page reads v${LINK_VERSION})`);
+  }
+}
+
+// Takes out the keys no parse can use: unknown, of the other mode, or given twice (the first
+// value is kept). -> the sentences naming them.
+function screen(q) {
+  const mode = MODES.includes(q.get('mode')) ? q.get('mode') : 'inference';
+  const foreign = new Set(mode === 'training' ? INFERENCE_KEYS : TRAINING_KEYS.filter((k) => k !== 'flash' && k !== 'precision'));
+  const out = [];
+  const seen = new Set();
+  for (const [key, value] of [...q.entries()]) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (!KNOWN_KEYS.has(key) && !isNetworkKey(key)) out.push(`unknown setting "${key}"`);
+    else if (foreign.has(key)) out.push(`"${key}" is not a setting of ${mode}`);
+    else {
+      if (q.getAll(key).length > 1) {
+        out.push(`"${key}" is given twice (the first value is used)`);
+        q.delete(key);
+        q.append(key, value);
+      }
+      continue;
+    }
+    q.delete(key);
+  }
+  return out;
+}
+
+// The key whose removal gets past `message` (the link parses, or fails for another reason);
+// the keys the message names are tried first (heads=12 on a Mamba model: heads, not model).
+function blame(q, presets, base, message) {
+  const keys = [...q.keys()];
+  const named = keys.filter((k) => message.startsWith(`${k} = `) || message.includes(`"${k}"`));
+  for (const key of [...named, ...keys.filter((k) => !named.includes(k))]) {
+    const rest = new URLSearchParams(q);
+    rest.delete(key);
+    try {
+      parse(rest, presets, base);
+      return key;
+    } catch (e) {
+      if (e.message !== message) return key;
+    }
+  }
+  return null;
+}
+
+function ignoredSentence(notes, ignored) {
+  if (notes.length === 0 && ignored.length === 0) return null;
+  const parts = [];
+  if (notes.length) parts.push(`This link ${notes.join('; ')}.`);
+  if (ignored.length) {
+    parts.push(`Part of this link was ignored: ${ignored.join('; ')}. Its other settings are shown.`);
+  }
+  return parts.join(' ');
+}
+
+const KNOWN_KEYS = new Set([
+  'mode', 'model', ...MODEL_FIELDS, 'model_name', 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
+  'precision', ...PRECISION_ROLES, 'flash', 'engine', ...SERVING_KEYS, ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
+]);
+
+function parse(q, presets, base) {
   const mode = q.has('mode') ? readChoice('mode', q.get('mode'), MODES) : 'inference';
   const training = mode === 'training';
-  const known = new Set([
-    'mode', 'model', ...MODEL_FIELDS, 'model_name', 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
-    'precision', ...PRECISION_ROLES, 'flash', 'engine', ...SERVING_KEYS, ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
-  ]);
-  const foreign = new Set(training ? INFERENCE_KEYS : TRAINING_KEYS.filter((k) => k !== 'flash' && k !== 'precision'));
-  const seen = new Set();
-  for (const key of q.keys()) {
-    if (!known.has(key) && !isNetworkKey(key)) throw new Error(`unknown setting "${key}"`);
-    if (foreign.has(key)) throw new Error(`"${key}" is not a setting of ${mode}`);
-    if (seen.has(key)) throw new Error(`"${key}" is given twice`);
-    seen.add(key);
-  }
   // A training link starts from the default scenario switched to training.
   const state = training ? switchMode(base, 'training') : structuredClone(base);
   const get = (key) => q.get(key);

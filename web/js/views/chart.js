@@ -23,6 +23,13 @@ export function createChart(container) {
   }
 
   return {
+    // The chart as a PNG data URL (twice the pixels, on the page's card colour); null when
+    // it is not drawn (no library, or not rendered yet).
+    dataURL() {
+      if (!chart) return null;
+      const backgroundColor = getComputedStyle(container).getPropertyValue('--panel').trim() || '#fff';
+      return chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor });
+    },
     render(option) {
       build = option;
       if (!window.echarts) {
