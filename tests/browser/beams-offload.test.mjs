@@ -89,3 +89,15 @@ test('KV offload 0.5 on a DGX H100: the host KV bytes under the memory verdict; 
   await assertClean(page);
   await page.close();
 });
+
+test('chunked prefill: a chunk lengthens the time to first token and travels in the link', async () => {
+  const page = await open(base);
+  assert.equal(await page.inputValue('#prefill_chunk'), '0');
+  assert.match(await page.textContent('#prefill_chunk-hint'), /Chunked prefill/);
+  const ttft = (await metric(page, 'ttft')).trim();
+  await setField(page, '#prefill_chunk', 256, '[data-metric="ttft"] .metric-value');
+  await page.waitForFunction(() => /&prefill_chunk=256(&|$)/.test(location.hash));
+  assert.notEqual((await metric(page, 'ttft')).trim(), ttft);
+  await assertClean(page);
+  await page.close();
+});

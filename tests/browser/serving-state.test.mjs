@@ -190,3 +190,14 @@ test('the throughput–latency chart: the fitting points as a line, the others g
   assert.deepEqual(curveOption(over).option.series.map((s) => s.name), ['does not fit', 'this batch']);
   assert.match(curveDescription(over), /None of them fits in memory\./);
 });
+
+test('the prefill chunk: in the link and the scenario only when not 0, its errors at its field', () => {
+  const hash = `${OLD_LINK}&prefill_chunk=512`;
+  const { state, error } = fromHash(hash, presets);
+  assert.equal(error, null);
+  assert.equal(state.workload.prefill_chunk, 512);
+  assert.equal(toHash(state, presets), hash);
+  assert.equal(toScenario(state).workload.prefill_chunk, 512);
+  assert.equal('prefill_chunk' in toScenario(fromHash(`${OLD_LINK}&prefill_chunk=0`, presets).state).workload, false);
+  assert.equal(toHash(fromHash(`${OLD_LINK}&prefill_chunk=0`, presets).state, presets), OLD_LINK);
+});

@@ -12,14 +12,15 @@
 //   state.workload.prefix_cache_hit = a fraction in [0, 0.999999] (0: no prefix caching)
 //   state.workload.beams            = an integer in [1, 64] (1: no beam search)
 //   state.workload.kv_offload       = a fraction in [0, 0.999999] (0: the whole KV cache in HBM)
+//   state.workload.prefill_chunk    = tokens per prefill pass (0: the whole prompt in one)
 // Link keys (inference only; absent: static, no speculation, no cache hits, one beam, no
 // offload, so older links load unchanged):
-//   [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5]
+//   [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5][&prefill_chunk=512]
 //   [&draft_tokens=4&acceptance_rate=0.8[&draft_model=llama-3.1-8b]]
 export const SERVING_MODES = ['static', 'concurrency'];
 // The plain numbers of serving, their defaults (in the link and the scenario only when not
 // these, as the engine echoes them).
-export const SERVING_NUMBERS = { prefix_cache_hit: 0, beams: 1, kv_offload: 0 };
+export const SERVING_NUMBERS = { prefix_cache_hit: 0, beams: 1, kv_offload: 0, prefill_chunk: 0 };
 export const SERVING_KEYS = ['serving', ...Object.keys(SERVING_NUMBERS), 'draft_tokens', 'acceptance_rate', 'draft_model'];
 // What speculation starts from when it is turned on: k = 4, α = 0.8 (METHODOLOGY §15.1's
 // example; EAGLE and MTP heads reach acceptance rates of this order).

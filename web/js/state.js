@@ -15,7 +15,7 @@
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
 //    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
-//    [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5]
+//    [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5][&prefill_chunk=512]
 //    [&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
 //                                              (continuous batching, prefix caching, beam search, KV-cache
 //                                               offload, speculative decoding: serving.js)

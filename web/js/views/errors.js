@@ -60,6 +60,7 @@ const PATH_TO_FIELD = {
   'workload.prefix_cache_hit': 'prefix_cache_hit',
   'workload.beams': 'beams',
   'workload.kv_offload': 'kv_offload',
+  'workload.prefill_chunk': 'prefill_chunk',
   'workload.offload': 'offload_optimizer',
   'workload.offload.optimizer': 'offload_optimizer',
   'workload.offload.parameters': 'offload_parameters',
