@@ -28,12 +28,11 @@ void to_concurrency(const InferenceSummary& single, const Scenario& s, Inference
 }  // namespace
 
 Result evaluate_concurrency(const Scenario& s) {
-    // The batch of N running sequences (its memory, its decode steps) ...
-    Scenario running = s;
-    running.workload.inference.mode = ServingMode::static_batch;
-    Result r = evaluate_inference(running);
-    // ... and one request's prefill on its own.
-    Scenario one = running;
+    // The batch of N running sequences (its memory, its decode steps), evaluated on s itself:
+    // the result's network spans point into the scenario's levels, so it must outlive it ...
+    Result r = evaluate_inference(s);
+    // ... and one request's prefill on its own (only its numbers are kept).
+    Scenario one = s;
     one.workload.inference.batch = 1;
     one.parallelism.micro_batches = 0;
     const Result single = evaluate_inference(one);

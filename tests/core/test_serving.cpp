@@ -2,7 +2,11 @@
 // loop of clients must satisfy, whatever the per-step times.
 #include <doctest/doctest.h>
 
+#include <string>
+
+#include "api.hpp"
 #include "evaluate.hpp"
+#include "io/json_parse.hpp"
 #include "fixtures.hpp"
 #include "inference/evaluate.hpp"
 #include "validation/measured_case.hpp"
@@ -59,4 +63,15 @@ TEST_CASE("a concurrency case of the measured format becomes a closed-loop scena
     const MeasuredCase m = read_measured_case(c);
     CHECK(m.scenario["workload"]["mode"] == "concurrency");
     CHECK(m.scenario["workload"]["batch"] == 8);
+}
+
+TEST_CASE("a concurrency result serializes whole: its network spans outlive the evaluation") {
+    // Regression: the running batch was once evaluated on a copy of the scenario, and the
+    // result's spans pointed into the copy's network levels after it was gone.
+    const std::string out = evaluate_json(R"({"model": "llama-3.1-8b", "system": "dgx-h100", "parallelism": {"tp": 8},
+        "workload": {"mode": "concurrency", "batch": 16, "input_tokens": 500, "output_tokens": 100, "precision": "fp8"}})");
+    const Json r = parse_json_text(out);
+    REQUIRE(r["ok"] == true);
+    CHECK(r["network"][0]["levels"][0]["name"] == "NVLink4 + NVSwitch");
+    CHECK(r["scenario"]["workload"]["mode"] == "concurrency");
 }
