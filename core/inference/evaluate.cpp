@@ -10,6 +10,7 @@
 #include "parallel/placement.hpp"
 #include "parallel/stages.hpp"
 #include "perf/context_sum.hpp"
+#include "perf/op_report.hpp"
 
 namespace envelope {
 
@@ -98,36 +99,12 @@ const Spans* spans_of(const Op& op, const Placement& placement) {
 // the steps.
 double time_stage(const StageOps& stage, const std::vector<Op>& ops, const Placement& placement,
                   const TimingContext& ctx, int64_t first, int64_t last, double runs, PhaseReport* phase) {
-    const double steps = static_cast<double>(last - first + 1);
     double stage_time = 0;
     for (const Op& op : ops) {
         const Spans* spans = spans_of(op, placement);
         const TimeSum t = sum_over_context(roofs_of(op, spans, ctx), first, last, op.context_cap);
         stage_time += t.total_s * op.count;
-        if (!phase) continue;
-        OpReport r;
-        r.name = op.name;
-        r.variant = op.variant;
-        r.cls = op.cls;
-        r.precision = op.precision;
-        r.stage = stage.stage.index;
-        r.count = op.count;
-        r.bound = op.cls == OpClass::host ? Bound::overhead : t.dominant();
-        r.total_time_s = t.total_s * op.count * runs;
-        r.flops = sum_affine(op.flops, first, last, op.context_cap) / steps;
-        r.bytes_read = sum_affine(op.traffic.read(), first, last, op.context_cap) / steps;
-        r.bytes_written = sum_affine(op.traffic.written(), first, last, op.context_cap) / steps;
-        r.network_bytes = sum_affine(op.message_bytes, first, last, op.context_cap) / steps;
-        r.time_s = t.total_s / steps;
-        r.dim = op.dim;
-        r.total_network_bytes = r.network_bytes * op.count * steps * runs;
-        if (spans && ctx.model == TimingModel::expected) {
-            r.algorithm = group_collective(op.collective, *spans, op.message_bytes.base, ctx.engine.collectives).algorithm;
-        }
-        phase->flops += r.flops * op.count * steps * runs;
-        phase->bytes += (r.bytes_read + r.bytes_written) * op.count * steps * runs;
-        if (op.cls == OpClass::collective) phase->communication_s += r.total_time_s;
-        phase->ops.push_back(r);
+        if (phase) add_op_report(*phase, op, t, stage.stage.index, first, last, runs, spans, ctx);
     }
     return stage_time;
 }

@@ -9,6 +9,7 @@
 #include "ops/fp8_casts.hpp"
 #include "ops/lower.hpp"
 #include "perf/context_sum.hpp"
+#include "perf/op_report.hpp"
 #include "training/check.hpp"
 #include "training/fit_advice.hpp"
 #include "training/flops.hpp"
@@ -56,29 +57,7 @@ PhaseReport phase_of(const char* name, const std::vector<StageOps>& stages, bool
             if (op.cls == OpClass::host) continue;
             const Spans* spans = op.cls == OpClass::collective ? &placement.of(op.dim).spans : nullptr;
             const TimeSum t = time_at(roofs_of(op, spans, ctx), 0);
-            OpReport r;
-            r.name = op.name;
-            r.variant = op.variant;
-            r.cls = op.cls;
-            r.precision = op.precision;
-            r.stage = st.stage.index;
-            r.count = op.count;
-            r.bound = t.dominant();
-            r.time_s = t.total_s;
-            r.total_time_s = t.total_s * op.count * m;
-            r.flops = op.flops.base;
-            r.bytes_read = op.traffic.read().base;
-            r.bytes_written = op.traffic.written().base;
-            r.network_bytes = op.message_bytes.base;
-            r.dim = op.dim;
-            r.total_network_bytes = r.network_bytes * op.count * m;
-            if (spans) {
-                r.algorithm = group_collective(op.collective, *spans, op.message_bytes.base, ctx.engine.collectives).algorithm;
-                phase.communication_s += r.total_time_s;
-            }
-            phase.flops += r.flops * op.count * m;
-            phase.bytes += (r.bytes_read + r.bytes_written) * op.count * m;
-            phase.ops.push_back(r);
+            add_op_report(phase, op, t, st.stage.index, 0, 0, m, spans, ctx);
         }
     }
     const double n = static_cast<double>(stages.size());
