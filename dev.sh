@@ -5,6 +5,7 @@
 #   ./dev.sh test           install what is missing, build everything, run every test
 #   ./dev.sh bench          build natively and in wasm, run the benchmarks
 #   ./dev.sh build          build native + wasm + site without testing
+#   ./dev.sh site           rebuild only the site (from web/ and the last wasm build)
 #   ./dev.sh sanitize       unit tests built with clang, ASan and UBSan
 #   ./dev.sh fuzz [SECONDS] the libFuzzer harness under ASan + UBSan (default 60 s;
 #                           `./dev.sh fuzz 3600` for a long run; findings land in build/sanitize/fuzz)
@@ -79,7 +80,9 @@ build_wasm() {
 build_site() {
   log "site"
   ensure_npm web
-  local site=build/site hash
+  # ENVELOPE_BUILD (as in tests/support/paths.mjs) moves the site, so that two people
+  # editing the page on one machine can each build and test their own copy.
+  local site=${ENVELOPE_BUILD:-build}/site hash
   rm -rf "$site"
   mkdir -p "$site/vendor"
   cp -r web/index.html web/validation.html web/methodology.html web/css web/js "$site/"
@@ -194,7 +197,8 @@ case "${1:-}" in
   test) cmd_test ;;
   bench) cmd_bench ;;
   build) cmd_build ;;
+  site) build_site ;;
   sanitize) cmd_sanitize ;;
   fuzz) shift; cmd_fuzz "$@" ;;
-  *) echo "usage: ./dev.sh serve [PORT] | test | bench | build | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve [PORT] | test | bench | build | site | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
 esac
