@@ -4,6 +4,8 @@
 #include <string_view>
 
 #include "ops/builders.hpp"
+#include "ops/elementwise_costs.hpp"
+#include "ops/lower.hpp"
 
 namespace envelope {
 
@@ -71,12 +73,36 @@ void attention_backward(const Op& f, std::vector<Op>& out) {
 }
 
 // An elementwise or reduction op backward reads the output gradient and its saved input
-// and writes the input gradient: its traffic mirrored, twice its FLOPs.
-void vector_backward(const Op& f, std::vector<Op>& out) {
+// and writes the input gradient: its traffic mirrored, twice its FLOPs. Two have a
+// gradient of their own shape:
+//   attn_dropout    reads the gradient (β) and the mask (1 B), writes the gradient (β): the
+//                   probabilities it dropped are not read again
+//   cross_entropy   the saved softmax is the gradient: one in-place product with the loss
+//                   gradient (read 4 B, write 4 B per logit) and the cast back to the logits'
+//                   format (read 4 B, write β_r) (Megatron-LM cross_entropy.py)
+void vector_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
     Op b = f;
     b.variant = "backward";
     b.flops = 2 * f.flops;
     b.traffic = Traffic{};
+    const std::string_view name = f.name;
+    if (name == "attn_dropout") {
+        const Affine elements = (1.0 / grad_bytes) * f.traffic.activations_read;
+        b.flops = f.flops;
+        b.traffic.activations_read = (grad_bytes + kDropoutMaskBytes) * elements;
+        b.traffic.activations_written = grad_bytes * elements;
+        out.push_back(b);
+        return;
+    }
+    if (name == "cross_entropy") {
+        const double read_per_logit = grad_bytes + kCrossEntropyReadPasses * 4;  // the logits are in β_g
+        const Affine logits = (1.0 / read_per_logit) * f.traffic.activations_read;
+        b.flops = (1.0 / elementwise_flops::kSoftmax) * f.flops;  // one product per logit
+        b.traffic.activations_read = 8.0 * logits;
+        b.traffic.activations_written = (4.0 + grad_bytes) * logits;
+        out.push_back(b);
+        return;
+    }
     b.traffic.weights_read = f.traffic.weights_read;
     b.traffic.activations_read = f.traffic.activations_read + f.traffic.activations_written + f.traffic.kv_written;
     b.traffic.activations_written = f.traffic.activations_read;
@@ -108,7 +134,8 @@ bool recomputed(const Op& f, Recompute r) {
     if (r == Recompute::full) return true;
     // Selective (Korthikanti et al. 2022 §5): the attention core only.
     return f.cls == OpClass::attention || std::string_view(f.name) == "attn_scores" ||
-           std::string_view(f.name) == "softmax" || std::string_view(f.name) == "attn_context";
+           std::string_view(f.name) == "softmax" || std::string_view(f.name) == "attn_dropout" ||
+           std::string_view(f.name) == "attn_context";
 }
 
 }  // namespace
@@ -130,7 +157,7 @@ std::vector<Op> lower_backward(const std::vector<Op>& forward, Recompute recompu
             case OpClass::matmul: matmul_backward(f, grad_bytes, out); break;
             case OpClass::attention: attention_backward(f, out); break;
             case OpClass::vector:
-            case OpClass::lookup: vector_backward(f, out); break;
+            case OpClass::lookup: vector_backward(f, grad_bytes, out); break;
             case OpClass::collective: collective_backward(f, out); break;
             case OpClass::host: break;
         }

@@ -139,6 +139,15 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
 
     out.push_back(build::vector("softmax", layers, scores, scores, elementwise_flops::kSoftmax,
                                 in.precision.residual));
+    if (p.training && in.dropout) {
+        // Dropout on the probabilities (Megatron-LM's CoreAttention applies torch dropout to
+        // them, a kernel of its own): reads P, writes the dropped P and a 1-byte mask per
+        // score (the 5·a·s²·b of Korthikanti et al. 2022 Table 2: P 2 B, mask 1 B, output 2 B).
+        Op drop = build::vector("attn_dropout", layers, scores, scores, elementwise_flops::kDropout,
+                                in.precision.residual);
+        drop.traffic.activations_written = drop.traffic.activations_written + kDropoutMaskBytes * scores;
+        out.push_back(drop);
+    }
 
     Op pv;
     pv.name = "attn_context";
@@ -232,6 +241,16 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     const WeightMatrix& qkv = s.qkv;
     const WeightMatrix& proj = s.out;
     const std::size_t first = out.size();
+    // A residual add; with dropout in training it is Megatron-LM's fused bias-dropout-add,
+    // which also writes the 1-byte mask of the branch it drops.
+    const auto residual = [&](const char* name, double inputs) {
+        Op add = build::vector(name, layers, inputs * stream, stream, (inputs - 1) * elementwise_flops::kResidualAdd,
+                               pr.residual);
+        if (in.pass.training && in.dropout) {
+            add.traffic.activations_written = add.traffic.activations_written + kDropoutMaskBytes * stream;
+        }
+        return add;
+    };
 
     out.push_back(build::vector("attn_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
@@ -250,15 +269,13 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     // partial sums wait for the MLP's, and one reduction and one residual add take both.
     if (!layer.parallel_block) {
         add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
-        out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
-                                    pr.residual));
+        out.push_back(residual("attn_residual", 2));
     }
 
     if (!layer.ffn.present()) {  // a block that is only its mixer (Mamba): no MLP half
         if (layer.parallel_block) {  // nothing to wait for: reduce and add now
             add_tp_reduction(in, "attn_allreduce", "attn_reducescatter", layers, buffer, out);
-            out.push_back(build::vector("attn_residual", layers, 2 * stream, stream, elementwise_flops::kResidualAdd,
-                                        pr.residual));
+            out.push_back(residual("attn_residual", 2));
         }
         for (std::size_t i = first; i < out.size(); ++i) out[i].layer = true;
         return;
@@ -274,8 +291,7 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     add_tp_reduction(in, "mlp_allreduce", "mlp_reducescatter", layers, buffer, out);
     // x + attention + MLP in a parallel block (2 FLOPs an element), x + MLP otherwise.
     const double inputs = layer.parallel_block ? 3 : 2;
-    out.push_back(build::vector("mlp_residual", layers, inputs * stream, stream,
-                                (inputs - 1) * elementwise_flops::kResidualAdd, pr.residual));
+    out.push_back(residual("mlp_residual", inputs));
     for (std::size_t i = first; i < out.size(); ++i) out[i].layer = true;
 }
 

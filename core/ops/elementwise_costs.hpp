@@ -13,6 +13,7 @@ inline constexpr double kResidualAdd = 1;
 inline constexpr double kSiluMul = 5;     // SwiGLU g·σ(g)·u: exp(−g), +1, reciprocal, ×g, ×u
 inline constexpr double kGelu = 8;        // tanh form: x³, ×c, +x, ×√(2/π), tanh, +1, ×x, ×½
 inline constexpr double kSoftmax = 5;     // max, −max, exp, sum, divide
+inline constexpr double kDropout = 3;     // random draw, compare with p, × 1/(1 − p) or 0
 // Per (token, inner channel, state element) of a selective scan: Δ·A, exp, Δ·B·x, the
 // recurrence h = Ā·h + B̄x (2), and C·h into y with its sum (2): 8, plus the skip D·x
 // spread over the state: ≈ 9 (Gu & Dao 2023, Algorithm 2).

@@ -13,6 +13,16 @@
 
 namespace envelope {
 
+// Bytes of one dropout mask element (torch's fused dropout keeps a bool per element).
+inline constexpr double kDropoutMaskBytes = 1;
+
+// Megatron-LM's vocabulary-parallel cross-entropy, per fp32 logit element (ops/model_ends.cpp):
+// forward 5 fp32 reads and 4 fp32 writes besides the cast's read of the 16-bit logits;
+// backward (ops/backward.cpp) the in-place product with the loss gradient (read 4, write 4)
+// and the cast of the gradient back to the logits' format (read 4, write β_r).
+inline constexpr double kCrossEntropyReadPasses = 5;
+inline constexpr double kCrossEntropyWritePasses = 4;
+
 // Everything a lowering function reads.
 struct LowerInput {
     const Model& model;
@@ -22,6 +32,10 @@ struct LowerInput {
     const Pass& pass;               // one micro-batch
     const Engine& engine;
     bool flash_attention = true;
+    // Training with dropout (attention and hidden, Megatron-LM's attention_dropout and
+    // hidden_dropout): unfused attention gets a dropout kernel on its probabilities, and each
+    // residual add (Megatron-LM's fused bias-dropout-add) writes a 1-byte mask.
+    bool dropout = false;
 
     // Tokens of the residual stream on one chip: all of the pass's, or 1/tp of them under
     // sequence parallelism.

@@ -72,10 +72,17 @@ void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
     if (in.pass.training) {
         // Vocabulary-parallel cross-entropy (Megatron-LM): softmax over each chip's slice of
         // the logits in fp32, with the row maxima and sums all-reduced over TP (two floats per
-        // token) instead of gathering the logits.
-        out.push_back(build::vector("cross_entropy", 1, constant(logit_tokens * static_cast<double>(vocab)),
-                                    constant(logit_tokens), elementwise_flops::kSoftmax * static_cast<double>(vocab),
-                                    pr.residual));
+        // token) instead of gathering the logits. It runs as separate PyTorch kernels, each a
+        // pass over the [T × V_c] logits (megatron/core/tensor_parallel/cross_entropy.py):
+        // the cast to fp32 (read β_r, write 4 B), the row max (read 4), the subtraction of
+        // the max (read 4, write 4), exp in place (read 4, write 4), the row sum (read 4) and the
+        // division that keeps the softmax for the backward pass (read 4, write 4).
+        const double logits = logit_tokens * static_cast<double>(vocab);
+        Op ce = build::vector("cross_entropy", 1, constant(logits), constant(logit_tokens),
+                              elementwise_flops::kSoftmax * static_cast<double>(vocab), pr.residual);
+        ce.traffic.activations_read = constant(logits * (bytes_per_element(pr.residual) + kCrossEntropyReadPasses * 4));
+        ce.traffic.activations_written = constant(logits * kCrossEntropyWritePasses * 4 + logit_tokens * 4);
+        out.push_back(ce);
         if (tp > 1) {
             out.push_back(build::collective("loss_allreduce", 1, CollectiveKind::all_reduce,
                                             constant(logit_tokens * 2 * 4), ParallelDim::tp, tp, Precision::fp32));

@@ -258,7 +258,12 @@ void read_gemm(const Json& doc, MeasuredCase& c) {
 // Training and activation-memory cases: the job's layout. A null means "not stated"
 // (FORMAT.md): the defaults are the NeMo / Megatron-LM recipe practice of the cases'
 // era: micro-batch 1, sequence parallelism whenever TP > 1, the distributed optimizer
-// (ZeRO-1), FlashAttention, one pipeline chunk per stage; and the least recomputation
+// (ZeRO-1), FlashAttention, one pipeline chunk per stage; dropout (the case format has no field
+// for it) as the model family's recipes set it: on for GPT-style models with a plain MLP
+// (Megatron-LM's default attention_dropout = hidden_dropout = 0.1, megatron/training/
+// arguments.py), off for gated-MLP (Llama-family) models (NeMo's LlamaConfig and Llama3Config:
+// hidden_dropout = attention_dropout = 0.0, nemo/collections/llm/gpt/model/llama.py; the Llama
+// papers train without it); and the least recomputation
 // (none, selective, full) with which the run fits in memory, since it ran
 // (validation/predict.cpp).
 void read_training(const Json& doc, MeasuredCase& c) {
@@ -297,7 +302,8 @@ void read_training(const Json& doc, MeasuredCase& c) {
                     {"micro_batch", integer("micro_batch", 1)},
                     {"recompute", recompute},
                     {"precision", text(t, "precision", "training")},
-                    {"flash_attention", flash && flash->is_boolean() ? flash->get<bool>() : true}}}};
+                    {"flash_attention", flash && flash->is_boolean() ? flash->get<bool>() : true},
+                    {"dropout", !member(model, "gated_ffn", "model").get<bool>()}}}};
     const Json& measured = member(doc, "measured", "case");
     if (const Json* conv = optional_member(measured, "tflops_convention"); conv && conv->is_string()) {
         c.tflops_convention = conv->get<std::string>();

@@ -254,3 +254,72 @@ TEST_CASE("training FLOPs of a mixture count the router and the top_k experts a 
     const double per_token = 32 * (linear + 4 * 4096 * s) + 2 * h * 32000;
     CHECK(training_flops(m, w).model == doctest::Approx(3 * per_token * s));
 }
+
+TEST_CASE("cross-entropy in training: Megatron-LM's fp32 passes over the logits, by hand") {
+    // Tiny model, one sequence of 16 tokens, V = 1000 on one chip: 16,000 logits in bf16.
+    // Forward (megatron/core/tensor_parallel/cross_entropy.py, after the cast to fp32): the
+    // cast reads 2 B and writes 4, the max reads 4, the subtraction reads 4 and writes 4, exp
+    // reads 4 and writes 4, the sum reads 4, the division reads 4 and writes 4; plus the
+    // 16 per-token losses (4 B): read 16,000 · 22 = 352,000 B, written 16,000 · 16 + 64 =
+    // 256,064 B, 0.608064 µs at 1 TB/s. Backward: the in-place product with the loss gradient
+    // (read 4, write 4) and the cast back to bf16 (read 4, write 2): 128,000 B read, 96,000
+    // written, 0.224 µs.
+    Scenario s = tiny_training(1, 0);
+    check_scenario(s);
+    const Result r = evaluate(s);
+    const OpReport* forward = nullptr;
+    const OpReport* backward = nullptr;
+    for (const OpReport& o : r.phase("forward").ops) {
+        if (std::string(o.name) == "cross_entropy") forward = &o;
+    }
+    for (const OpReport& o : r.phase("backward").ops) {
+        if (std::string(o.name) == "cross_entropy") backward = &o;
+    }
+    REQUIRE(forward);
+    REQUIRE(backward);
+    CHECK(forward->bytes_read == doctest::Approx(352'000));
+    CHECK(forward->bytes_written == doctest::Approx(256'064));
+    CHECK(forward->time_s == doctest::Approx(0.608064e-6));
+    CHECK(backward->bytes_read == doctest::Approx(128'000));
+    CHECK(backward->bytes_written == doctest::Approx(96'000));
+    CHECK(backward->time_s == doctest::Approx(0.224e-6));
+}
+
+TEST_CASE("dropout: unfused attention gets a dropout kernel, the residual adds write a mask") {
+    // Tiny model (8 heads), one sequence of 16 tokens, unfused attention: 8 · 16 · 16 = 2048
+    // scores. The dropout kernel reads P (2 B) and writes the dropped P (2 B) and its mask
+    // (1 B): 4096 B read, 6144 written. Its backward reads the gradient and the mask (3 B) and
+    // writes the gradient (2 B): 6144 read, 4096 written. Selective recomputation runs it again
+    // (Korthikanti et al. 2022 §5 recompute the softmax, the dropout and the products).
+    // The residual adds (Megatron-LM's bias-dropout-add) write the 16 · 1024 = 16,384-element
+    // stream in bf16 and a 1-byte mask: 49,152 B, against 32,768 without dropout.
+    Scenario s = tiny_training(1, 0);
+    s.workload.training.flash_attention = false;
+    s.workload.training.recompute = Recompute::selective;
+    const auto written = [](const Result& r, const char* phase, const char* name, const char* variant) {
+        for (const OpReport& o : r.phase(phase).ops) {
+            if (std::string(o.name) == name && std::string(o.variant) == variant) return o.bytes_written;
+        }
+        return -1.0;
+    };
+    const Result plain = evaluate(s);
+    CHECK(written(plain, "forward", "attn_dropout", "") == -1.0);
+    CHECK(written(plain, "forward", "attn_residual", "") == doctest::Approx(32'768));
+    s.workload.training.dropout = true;
+    check_scenario(s);
+    const Result r = evaluate(s);
+    double read_f = 0, read_b = 0;
+    for (const OpReport& o : r.phase("forward").ops) {
+        if (std::string(o.name) == "attn_dropout") read_f = o.bytes_read;
+    }
+    for (const OpReport& o : r.phase("backward").ops) {
+        if (std::string(o.name) == "attn_dropout" && std::string(o.variant) == "backward") read_b = o.bytes_read;
+    }
+    CHECK(read_f == doctest::Approx(4096));
+    CHECK(written(r, "forward", "attn_dropout", "") == doctest::Approx(6144));
+    CHECK(read_b == doctest::Approx(6144));
+    CHECK(written(r, "backward", "attn_dropout", "backward") == doctest::Approx(4096));
+    CHECK(written(r, "backward", "attn_dropout", "recompute") == doctest::Approx(6144));
+    CHECK(written(r, "forward", "attn_residual", "") == doctest::Approx(49'152));
+    CHECK(written(r, "forward", "mlp_residual", "") == doctest::Approx(49'152));
+}

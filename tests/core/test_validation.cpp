@@ -9,6 +9,7 @@
 #include "presets/registry.hpp"
 #include "validation/error_band.hpp"
 #include "validation/measured_case.hpp"
+#include "validation/predict.hpp"
 #include "validation/validate.hpp"
 
 using namespace envelope;
@@ -159,12 +160,40 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(n >= 31);
     CHECK(sum / n <= 0.085);
     CHECK(kind("gemm").mape <= 0.03);
-    // Training (2026-11-30): 64 cases with the three mixture-of-experts runs; step time 12.8%
-    // MAPE over 39 (bias −13.1%), activation memory 16.4% over 4.
+    // Training (2026-12-01): 64 cases with the three mixture-of-experts runs; step time 12.0%
+    // MAPE over 39 (bias −11.4%), activation memory 12.3% over 4 (after the cross-entropy's fp32
+    // passes and dropout as the model family's recipes set it; before: 12.8% and 16.4%).
     CHECK(kind("training").scored >= 64);
-    CHECK(r.by_metric.at("training/step_time_s").mape <= 0.13);
-    CHECK(kind("memory").mape <= 0.17);
+    CHECK(r.by_metric.at("training/step_time_s").mape <= 0.121);
+    CHECK(kind("memory").mape <= 0.125);
     CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.21);
+}
+
+TEST_CASE("a memory case whose dropout the format cannot state: on for a plain MLP (Megatron-LM), and Table 2") {
+    // GPT-3 175B (h = 12288, 96 layers), s = 2048, b = 1, TP 8 with SP, selective
+    // recomputation, PP 8 with 1F1B: Korthikanti et al. 2022 Table 2 keeps 34·s·b·h/t bytes a
+    // layer (dropout masks included) and the first stage holds L layers' worth (their eq. 5):
+    // 34 · 2048 · 12288 · 96 / 8 = 10,267,656,192 B = 9.5625 GiB. Without the two 1-byte
+    // masks it would be 32/34 of that, 9.0 GiB.
+    const Json doc = Json::parse(R"({
+      "id": "k", "source": "test", "kind": "memory",
+      "hardware": {"chip": "A100-SXM-80GB", "count": 64, "per_node": 8, "scale_up_gbps": 300, "scale_out_gbps": 25},
+      "model": {"name": "GPT-3", "layers": 96, "hidden": 12288, "heads": 96, "kv_heads": 96, "head_dim": 128,
+                "ffn": 49152, "gated_ffn": false, "vocab": 51200, "tied_embeddings": true, "params_b": 174.6,
+                "moe": null, "mla": null},
+      "training": {"seq_len": 2048, "global_batch": 64, "micro_batch": 1, "dp": 1, "tp": 8, "pp": 8, "cp": 1, "ep": 1,
+                   "sp": true, "vpp": null, "recompute": "selective", "zero": 0, "precision": "fp16",
+                   "flash_attention": false},
+      "measured": {"activation_gib_per_gpu": 12.35},
+      "primary": "activation_gib_per_gpu"
+    })");
+    const MeasuredCase c = read_measured_case(doc);
+    CHECK(c.scenario["workload"]["dropout"] == true);
+    CHECK(predict_case(c) == doctest::Approx(9.5625));
+    // A gated-MLP (Llama-family) model trains without dropout (NeMo's LlamaConfig: 0.0).
+    Json llama = doc;
+    llama["model"]["gated_ffn"] = true;
+    CHECK(read_measured_case(llama).scenario["workload"]["dropout"] == false);
 }
 
 TEST_CASE("training results get the error band of the training cases, as a ratio on the step time") {
