@@ -1,5 +1,6 @@
 #include "api.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "common/error.hpp"
@@ -10,6 +11,7 @@
 #include "io/collective_json.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
+#include "io/sweep_json.hpp"
 #include "presets/registry.hpp"
 #include "validation/error_band.hpp"
 #include "validation/validate.hpp"
@@ -105,11 +107,31 @@ Json curve_document(const Json& doc) {
     return {{"ok", true}, {"batch", s.workload.inference.batch}, {"points", std::move(points)}};
 }
 
+// The scenario's errors name their field under "scenario." (the request's own path).
+Json sweep_document(const Json& doc) {
+    const SweepRequest q = parse_sweep_request(doc);
+    Scenario s;
+    try {
+        s = inference_scenario(*q.scenario, "a sweep");
+    } catch (const InputError& e) {
+        throw InputError(e.path().empty() ? "scenario" : "scenario." + e.path(), e.what());
+    }
+    std::vector<int64_t> values = q.values;
+    const int64_t own = axis_value(s, q.axis);
+    if (q.range && own >= q.from && own <= q.to) {
+        values.insert(std::upper_bound(values.begin(), values.end(), own), own);
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+    }
+    return sweep_answer_json(q.axis, own, sweep(s, q.axis, values));
+}
+
 }  // namespace
 
 std::string fit_json(std::string_view text) { return guarded(text, fit_document); }
 
 std::string curve_json(std::string_view text) { return guarded(text, curve_document); }
+
+std::string sweep_json(std::string_view text) { return guarded(text, sweep_document); }
 
 std::string collective_json(std::string_view text) { return guarded(text, collective_document); }
 

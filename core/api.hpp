@@ -26,6 +26,11 @@ std::string fit_json(std::string_view scenario_text);
 // Never throws.
 std::string curve_json(std::string_view scenario_text);
 
+// An inference scenario evaluated along one axis in one call (io/sweep_json.hpp,
+// inference/sweep.hpp): {"scenario", "axis", "values" | "range"} in; {"ok": true, "axis",
+// "current", "points": [...]} out, a point the checks refuse marked with its error. Never throws.
+std::string sweep_json(std::string_view request_text);
+
 // Never throws: {"ok": true, "version", "model": document, "notes": [...], "params",
 // "active_params"} or {"ok": false, "error": {"path", "message"}}.
 std::string import_hf_config_json(std::string_view config_text, std::string_view name = {});

@@ -9,6 +9,8 @@
 //                                  document (core/io/hf_config.hpp): {"ok", "model",
 //                                  "notes", "params", "active_params"}; name: a string, or
 //                                  undefined/null for the config's own; same contract
+//   sweep(request)     -> string   an inference scenario along one axis: {"scenario", "axis",
+//                                  "values" | "range"} (core/io/sweep_json.hpp), same contract
 //   presets()          -> string   all presets as JSON text
 //   validation()       -> string   the model scored on the bundled measured cases
 //   version()          -> string
@@ -79,6 +81,14 @@ std::string fit(emscripten::val scenario) { return scenario_call(scenario, "fit"
 
 std::string curve(emscripten::val scenario) { return scenario_call(scenario, "curve", envelope::curve_json); }
 
+// sweep(): the request {"scenario", "axis", "values" | "range"} as JSON text.
+std::string sweep(emscripten::val request) {
+    if (request.isString()) return envelope::sweep_json(request.as<std::string>());
+    const std::string type = request.isNull() ? "null" : request.typeOf().as<std::string>();
+    return envelope::to_text(envelope::error_json(
+        "", "sweep() takes the request as JSON text (JSON.stringify it first), got " + type));
+}
+
 std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
@@ -94,6 +104,7 @@ EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("collective", &collective);
     emscripten::function("fit", &fit);
     emscripten::function("curve", &curve);
+    emscripten::function("sweep", &sweep);
     emscripten::function("importHf", &import_hf);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);

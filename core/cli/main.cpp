@@ -9,6 +9,8 @@
 //   envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep ...] [--json]
 //                                   predict one collective like nccl-tests measures it
 //                                   (cli/collective_command.cpp)
+//   envelope sweep SCENARIO.json --axis AXIS (--values V,… | --range FROM TO N) [--json]
+//                                   one inference scenario along one axis (cli/sweep_command.cpp)
 //   envelope import-hf CONFIG.json [--name NAME]
 //                                   a Hugging Face config.json as a model document
 //                                   (cli/import_hf_command.cpp)
@@ -26,6 +28,7 @@
 #include "cli/collective_command.hpp"
 #include "cli/import_hf_command.hpp"
 #include "cli/read_input.hpp"
+#include "cli/sweep_command.hpp"
 #include "common/error.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -45,6 +48,8 @@ const char* kUsage =
     "                                     score the model on measured cases (presets/measured/cases.json)\n"
     "       envelope fit SCENARIO.json      largest batch and context that fit, fewest chips (inference)\n"
     "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
+    "       envelope sweep SCENARIO.json --axis AXIS (--values V,V,... | --range FROM TO POINTS) [--json]\n"
+    "                                     evaluate at each value of batch, input_tokens, output_tokens or tp\n"
     "       envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep [FROM TO [FACTOR]]]\n"
     "                                     predict one collective, nccl-tests style (--json for JSON)\n"
     "       envelope import-hf CONFIG.json [--name NAME]\n"
@@ -146,6 +151,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate" && argc == 4 && std::string(argv[3]) == "--json") return validate(argv[2], true);
     if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
     if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
+    if (cmd == "sweep") return envelope::cli::sweep_command(argc - 1, argv + 1);
     if (cmd == "collective") return envelope::cli::collective_command(argc - 1, argv + 1);
     if (cmd == "import-hf") return envelope::cli::import_hf_command(argc - 1, argv + 1);
     if (cmd == "presets" && argc == 2) return presets(false);

@@ -7,6 +7,7 @@
 #include "../evaluate.hpp"  // the scenario-level evaluate, not inference/evaluate.hpp beside this file
 #include "inference/evaluate.hpp"
 #include "inference/max_batch.hpp"
+#include "inference/sweep.hpp"
 #include "io/schema_limits.hpp"
 
 namespace envelope {
@@ -81,30 +82,23 @@ InferenceFit inference_fit(const Scenario& s) {
 std::vector<CurvePoint> throughput_latency_curve(const Scenario& s, int points) {
     const int64_t own = s.workload.inference.batch;
     const int64_t top = std::clamp<int64_t>(std::max(largest_batch_that_fits(s), own), 1, std::max<int64_t>(own, 4096));
-    std::vector<int64_t> batches;
-    const int n = std::max(points, 2);
-    for (int i = 0; i < n; ++i) {
-        const double b = std::pow(static_cast<double>(top), static_cast<double>(i) / (n - 1));
-        batches.push_back(std::clamp<int64_t>(std::llround(b), 1, top));
-    }
+    std::vector<int64_t> batches = geometric_values(1, top, points);
     batches.push_back(own);
     std::sort(batches.begin(), batches.end());
     batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
 
     std::vector<CurvePoint> out;
     out.reserve(batches.size());
-    for (int64_t b : batches) {
-        Scenario at = s;
-        at.workload.inference.batch = b;
-        at.parallelism.micro_batches = std::min(at.parallelism.micro_batches, b);
-        const Result r = evaluate(at);
+    for (const SweepPoint& sp : sweep(s, SweepAxis::batch, batches)) {
+        // A batch of a valid scenario is valid (micro-batches are capped at it).
+        if (!sp.ok()) throw InputError(sp.error_path, sp.error);
         CurvePoint p;
-        p.batch = b;
-        p.output_tokens_per_s_per_chip = r.summary.output_tokens_per_s_per_chip;
-        p.ttft_s = r.summary.ttft_s;
-        p.tpot_s = r.summary.tpot_s.value_or(0.0);
-        p.output_tokens_per_s_per_user = p.tpot_s > 0 ? 1 / p.tpot_s : 0.0;
-        p.fits = r.memory.fits;
+        p.batch = sp.value;
+        p.output_tokens_per_s_per_chip = sp.output_tokens_per_s_per_chip;
+        p.ttft_s = sp.ttft_s;
+        p.tpot_s = sp.tpot_s.value_or(0.0);
+        p.output_tokens_per_s_per_user = sp.output_tokens_per_s_per_user;
+        p.fits = sp.fits;
         out.push_back(p);
     }
     return out;

@@ -17,6 +17,7 @@
 #include "api.hpp"
 #include "evaluate.hpp"
 #include "inference/evaluate.hpp"
+#include "inference/sweep.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
@@ -132,6 +133,24 @@ int main() {
         const double curve_s =
             median_seconds([&] { g_sink = g_sink + static_cast<double>(curve_json(scenario).size()); }, 15, 0.02);
         std::printf("\nfit() %.2f ms, curve() %.2f ms (64 points) on llama2-70b-dgx-h100-tp8\n", fit_s * 1e3, curve_s * 1e3);
+        // sweep(): 64 explicit values in one call, request parsed and answer written (what the
+        // page's worker asks for), over the batch and over the prompt.
+        for (const char* axis : {"batch", "input_tokens"}) {
+            // 64 values: batches 16, 32, … 1024; prompts 128 … 131072 tokens, geometric.
+            Json values = Json::array();
+            const bool batch = std::string(axis) == "batch";
+            for (int64_t v : geometric_values(128, 131072, 64)) values.push_back(v);
+            if (batch) {
+                values = Json::array();
+                for (int64_t i = 1; i <= 64; ++i) values.push_back(16 * i);
+            }
+            const std::string request =
+                to_text(Json{{"scenario", parse_json_text(scenario)}, {"axis", axis}, {"values", values}});
+            const double sweep_call_s =
+                median_seconds([&] { g_sink = g_sink + static_cast<double>(sweep_json(request).size()); }, 15, 0.02);
+            std::printf("sweep() over %s, %zu points: %.2f ms (%.2f us a point)\n", axis, values.size(), sweep_call_s * 1e3,
+                        sweep_call_s / static_cast<double>(values.size()) * 1e6);
+        }
         for (int64_t out : {100, 100000}) {
             for (int64_t batch : {1, 4096}) {
                 Scenario s = base;
