@@ -12,6 +12,7 @@
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 #include "io/sweep_json.hpp"
+#include "io/tradeoff_json.hpp"
 #include "presets/registry.hpp"
 #include "validation/error_band.hpp"
 #include "validation/validate.hpp"
@@ -56,6 +57,10 @@ std::string guarded(std::string_view text, Body&& body) {
 }  // namespace
 
 std::string evaluate_json(std::string_view text) { return guarded(text, evaluate_document); }
+
+std::string tradeoff_json(std::string_view text) { return guarded(text, tradeoff_document); }
+
+std::string package_cost_json(std::string_view text) { return guarded(text, package_cost_document); }
 
 std::string import_hf_config_json(std::string_view text, std::string_view name) {
     return guarded_call([&] {

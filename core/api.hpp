@@ -31,6 +31,14 @@ std::string curve_json(std::string_view scenario_text);
 // "current", "points": [...]} out, a point the checks refuse marked with its error. Never throws.
 std::string sweep_json(std::string_view request_text);
 
+// Hardware knobs swept against performance and cost (cost/trade_off.hpp, io/tradeoff_json.hpp):
+// {"scenario", "knobs": [{"knob", "values"}, ...]} in; {"ok": true, "workload", "knobs",
+// "base_package_usd", "points": [{"setting", "ok", "fits", "pareto", ...}]} out. Never throws.
+std::string tradeoff_json(std::string_view request_text);
+
+// One accelerator package's manufacturing cost by part (cost/package.hpp). Never throws.
+std::string package_cost_json(std::string_view package_text);
+
 // Never throws: {"ok": true, "version", "model": document, "notes": [...], "params",
 // "active_params"} or {"ok": false, "error": {"path", "message"}}.
 std::string import_hf_config_json(std::string_view config_text, std::string_view name = {});

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/error.hpp"
+#include "cost/workload_cost.hpp"
 #include "inference/check.hpp"
 #include "inference/evaluate.hpp"
 #include "inference/serving.hpp"
@@ -18,10 +19,20 @@ void check_scenario(const Scenario& s) {
     if (s.workload.kind == WorkloadKind::training) check_training(s);
 }
 
-Result evaluate(const Scenario& s) {
+namespace {
+
+Result evaluate_performance(const Scenario& s) {
     if (s.workload.kind == WorkloadKind::training) return evaluate_training(s);
     if (s.workload.inference.mode == ServingMode::concurrency) return evaluate_concurrency(s);
     return evaluate_inference(s);
+}
+
+}  // namespace
+
+Result evaluate(const Scenario& s) {
+    Result r = evaluate_performance(s);
+    r.cost = workload_cost(s, r);
+    return r;
 }
 
 const PhaseReport& Result::phase(const std::string& name) const {

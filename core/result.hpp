@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cost/report.hpp"
 #include "memory/inference_memory.hpp"
 #include "memory/training_memory.hpp"
 #include "network/collective.hpp"
@@ -149,6 +150,7 @@ struct Result {
     std::vector<DimensionReport> network;  // dimensions of size > 1
     std::vector<std::string> warnings;
     ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator
+    CostReport cost;               // cost/workload_cost.hpp
 
     // The phase of that name; throws std::out_of_range when there is none.
     const PhaseReport& phase(const std::string& name) const;

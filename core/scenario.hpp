@@ -3,6 +3,7 @@
 // a workload, the parallel mapping, and the software that runs it.
 #include <string>
 
+#include "cost/inputs.hpp"
 #include "engine/engine.hpp"
 #include "hardware/system.hpp"
 #include "model/model.hpp"
@@ -19,6 +20,7 @@ struct Scenario {
     Workload workload;
     Parallelism parallelism;
     Engine engine;            // the serving software (preset "default" when not given)
+    CostInputs cost;          // prices and power, defaults resolved (io/cost_json.cpp)
 };
 
 }  // namespace envelope

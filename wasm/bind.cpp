@@ -11,6 +11,9 @@
 //                                  undefined/null for the config's own; same contract
 //   sweep(request)     -> string   an inference scenario along one axis: {"scenario", "axis",
 //                                  "values" | "range"} (core/io/sweep_json.hpp), same contract
+//   tradeoff(request)  -> string   hardware knobs against performance and cost: {"scenario",
+//                                  "knobs"} (core/io/tradeoff_json.hpp), same contract
+//   packageCost(pkg)   -> string   an accelerator package's cost by part, same contract
 //   presets()          -> string   all presets as JSON text
 //   validation()       -> string   the model scored on the bundled measured cases
 //   version()          -> string
@@ -89,6 +92,13 @@ std::string sweep(emscripten::val request) {
         "", "sweep() takes the request as JSON text (JSON.stringify it first), got " + type));
 }
 
+// tradeoff() and packageCost(): the request or the package document as JSON text.
+std::string tradeoff(emscripten::val request) { return scenario_call(request, "tradeoff", envelope::tradeoff_json); }
+
+std::string package_cost(emscripten::val package) {
+    return scenario_call(package, "packageCost", envelope::package_cost_json);
+}
+
 std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
@@ -105,6 +115,8 @@ EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("fit", &fit);
     emscripten::function("curve", &curve);
     emscripten::function("sweep", &sweep);
+    emscripten::function("tradeoff", &tradeoff);
+    emscripten::function("packageCost", &package_cost);
     emscripten::function("importHf", &import_hf);
     emscripten::function("presets", &presets);
     emscripten::function("version", &version);

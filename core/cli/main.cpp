@@ -50,6 +50,9 @@ const char* kUsage =
     "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
     "       envelope sweep SCENARIO.json --axis AXIS (--values V,V,... | --range FROM TO POINTS) [--json]\n"
     "                                     evaluate at each value of batch, input_tokens, output_tokens or tp\n"
+    "       envelope tradeoff REQUEST.json  hardware knobs against performance and cost, Pareto front marked\n"
+    "       envelope package-cost PACKAGE.json\n"
+    "                                     an accelerator package's manufacturing cost by part\n"
     "       envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep [FROM TO [FACTOR]]]\n"
     "                                     predict one collective, nccl-tests style (--json for JSON)\n"
     "       envelope import-hf CONFIG.json [--name NAME]\n"
@@ -101,7 +104,7 @@ int validate(const std::string& name, bool as_json) {
     }
 }
 
-// fit and curve: a scenario in, JSON out (api.hpp).
+// fit, curve, tradeoff, package-cost: a JSON document in, JSON out (api.hpp).
 int scenario_call(const std::string& name, std::string (*call)(std::string_view)) {
     std::string text;
     if (!envelope::cli::read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
@@ -151,6 +154,8 @@ int main(int argc, char** argv) {
     if (cmd == "validate" && argc == 4 && std::string(argv[3]) == "--json") return validate(argv[2], true);
     if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
     if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
+    if (cmd == "tradeoff" && argc == 3) return scenario_call(argv[2], envelope::tradeoff_json);
+    if (cmd == "package-cost" && argc == 3) return scenario_call(argv[2], envelope::package_cost_json);
     if (cmd == "sweep") return envelope::cli::sweep_command(argc - 1, argv + 1);
     if (cmd == "collective") return envelope::cli::collective_command(argc - 1, argv + 1);
     if (cmd == "import-hf") return envelope::cli::import_hf_command(argc - 1, argv + 1);

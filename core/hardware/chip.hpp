@@ -31,6 +31,14 @@ struct Chip {
     std::string reference_system;
     double tdp_w = 0;
 
+    // What it costs and draws beyond its TDP (presets' "economics"; zero: not known).
+    struct Economics {
+        double price_usd = 0;           // purchase price of one accelerator
+        double idle_w = 0;              // power when idle
+        double cloud_usd_per_hour = 0;  // a representative on-demand price per chip-hour
+        std::string source;             // with the dates of the prices
+    } economics;
+
     // Achievable fraction of the matrix peak, per format; `matrix_efficiency_default`
     // applies to formats without their own entry.
     std::array<std::optional<double>, std::size(kAllPrecisions)> matrix_efficiency{};

@@ -19,6 +19,14 @@ struct HostResources {
     std::string source;
 };
 
+// A system's cost and power besides its accelerators and scale-out fabric, per chip
+// (presets' "economics"; zero: not known).
+struct SystemEconomics {
+    double usd_per_chip = 0;  // hosts, CPUs, memory, chassis, scale-up switches
+    double w_per_chip = 0;    // their power at the system's maximum
+    std::string source;
+};
+
 struct System {
     std::string name;
     std::string source;
@@ -26,6 +34,7 @@ struct System {
     int64_t count = 1;
     Network network;
     HostResources host;
+    SystemEconomics economics;
     // Set when the outermost switched fabric was grown to join `count` chips (fat trees
     // grow by scalable units): said in the result's warnings.
     std::string network_note;

@@ -67,6 +67,17 @@ Chip parse_chip(const Json& value, const std::string& path) {
     c.attention_backward_efficiency = eff.number_or("attention_backward", 0, 1, 0);
     eff.finish();
 
+    if (const Json* e = r.optional_value("economics")) {
+        JsonReader er(*e, r.path_of("economics"));
+        c.economics.price_usd = er.number_or("price_usd", 0, 1e9, 0);
+        c.economics.idle_w = er.number_or("idle_w", 0, 1e6, 0);
+        c.economics.cloud_usd_per_hour = er.number_or("cloud_usd_per_hour", 0, 1e6, 0);
+        c.economics.source = er.string_or("source", "");
+        er.finish();
+        if (c.tdp_w > 0 && c.economics.idle_w > c.tdp_w) {
+            throw InputError(er.path_of("idle_w"), "must not exceed tdp_w = " + format_number(c.tdp_w, 6) + " W");
+        }
+    }
     if (const Json* k = r.optional_value("kernels")) {
         JsonReader kr(*k, r.path_of("kernels"));
         kr.string_or("source", "");
@@ -143,6 +154,13 @@ NetworkLevel parse_level(const Json& value, const std::string& path, std::size_t
         l.in_network_reduction.min_chips = ir.integer_or("min_chips", 2, kMaxChips, 2);
         ir.finish();
     }
+    if (const Json* e = r.optional_value("economics")) {
+        JsonReader er(*e, r.path_of("economics"));
+        l.usd_per_chip = er.number_or("usd_per_chip", 0, 1e9, 0);
+        l.w_per_chip = er.number_or("w_per_chip", 0, 1e6, 0);
+        l.economics_source = er.string_or("source", "");
+        er.finish();
+    }
     r.finish();
     return l;
 }
@@ -187,6 +205,16 @@ std::string grow_fabric(Network& net, int64_t count) {
            " chips";
 }
 
+SystemEconomics parse_system_economics(const Json& value, const std::string& path) {
+    JsonReader r(value, path);
+    SystemEconomics e;
+    e.usd_per_chip = r.number_or("usd_per_chip", 0, 1e9, 0);
+    e.w_per_chip = r.number_or("w_per_chip", 0, 1e6, 0);
+    e.source = r.string_or("source", "");
+    r.finish();
+    return e;
+}
+
 HostResources parse_host(const Json& value, const std::string& path) {
     JsonReader r(value, path);
     HostResources h;
@@ -223,6 +251,15 @@ System parse_system(const Json& value, const std::string& path) {
         const Json* preset = find_preset(PresetKind::system, s.chip.reference_system);
         if (preset && preset->contains("host")) s.host = parse_host((*preset)["host"], r.path_of("host"));
     }
+    if (const Json* e = r.optional_value("economics")) {
+        s.economics = parse_system_economics(*e, r.path_of("economics"));
+    } else if (!s.chip.reference_system.empty()) {
+        // Like the host: the chip's reference system's (a DGX node's hosts and switches).
+        const Json* preset = find_preset(PresetKind::system, s.chip.reference_system);
+        if (preset && preset->contains("economics")) {
+            s.economics = parse_system_economics((*preset)["economics"], r.path_of("economics"));
+        }
+    }
     s.network_note = grow_fabric(s.network, s.count);
     if (s.network.chips() < static_cast<double>(s.count)) {
         throw InputError(r.has("network") ? net_path : r.path_of("count"),
@@ -252,6 +289,11 @@ Json to_json(const Chip& c) {
                 {"sram_mb", c.sram_mb},
                 {"reference_system", c.reference_system},
                 {"tdp_w", c.tdp_w},
+                {"economics",
+                 {{"price_usd", c.economics.price_usd},
+                  {"idle_w", c.economics.idle_w},
+                  {"cloud_usd_per_hour", c.economics.cloud_usd_per_hour},
+                  {"source", c.economics.source}}},
                 {"efficiency",
                  {{"matrix", matrix},
                   {"memory", c.memory_efficiency},
@@ -286,6 +328,9 @@ Json to_json(const NetworkLevel& l) {
                                      {"latency_us", l.in_network_reduction.latency_us},
                                      {"min_chips", l.in_network_reduction.min_chips}};
     }
+    if (l.usd_per_chip > 0 || l.w_per_chip > 0) {
+        j["economics"] = {{"usd_per_chip", l.usd_per_chip}, {"w_per_chip", l.w_per_chip}, {"source", l.economics_source}};
+    }
     return j;
 }
 
@@ -300,6 +345,10 @@ Json to_json(const System& s) {
                      {"memory_gbps", h.memory_gbps},
                      {"nvme_gbps", h.nvme_gbps},
                      {"source", h.source}};
+    }
+    const SystemEconomics& e = s.economics;
+    if (e.usd_per_chip > 0 || e.w_per_chip > 0) {
+        j["economics"] = {{"usd_per_chip", e.usd_per_chip}, {"w_per_chip", e.w_per_chip}, {"source", e.source}};
     }
     return j;
 }

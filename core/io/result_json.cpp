@@ -1,5 +1,7 @@
 #include "io/result_json.hpp"
 
+#include "io/cost_json.hpp"
+
 #include "io/names.hpp"
 #include "io/scenario_json.hpp"
 #include "version.hpp"
@@ -135,6 +137,7 @@ Json to_json(const Result& r, const Scenario& s) {
     out["memory"] = training ? training_memory_json(r.training_memory, r.fit_advice) : inference_memory(r.memory);
     out["phases"] = std::move(phases);
     out["network"] = std::move(network);
+    out["cost"] = to_json(r.cost);
     out["warnings"] = r.warnings;
     return out;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "io/cost_json.hpp"
 #include "io/json_reader.hpp"
 
 namespace envelope {
@@ -31,6 +32,7 @@ Scenario parse_scenario(const Json& doc) {
         s.parallelism.dp = std::max<int64_t>(1, s.system.count / s.parallelism.chips_per_replica());
     }
     s.engine = parse_engine(r.has("engine") ? r.value("engine") : Json("default"), "engine");
+    s.cost = parse_cost(r.optional_value("cost"), s.system, s.parallelism, "cost");
     r.finish();
     return s;
 }
@@ -46,6 +48,7 @@ Json to_json(const Scenario& s) {
     j["workload"] = to_json(s.workload);
     j["parallelism"] = to_json(s.parallelism);
     j["engine"] = to_json(s.engine);
+    j["cost"] = to_json(s.cost);
     return j;
 }
 

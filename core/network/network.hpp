@@ -46,6 +46,11 @@ struct NetworkLevel {
     // (or group) is 1 / oversubscription
     double oversubscription = 1;
     InNetworkReduction in_network_reduction;
+    // The fabric's cost and power per chip (NIC port, optics, its switch ports): presets'
+    // "economics"; zero: not known.
+    double usd_per_chip = 0;
+    double w_per_chip = 0;
+    std::string economics_source;
 
     // Bandwidth of all the chip's links into this level, one direction, decimal GB/s.
     double bandwidth_gbps() const { return static_cast<double>(links_per_chip) * link_gbps; }

@@ -47,6 +47,19 @@ const Json& measured_document(std::string_view key) {
     return it == measured.end() ? none : *it;
 }
 
+const Json* cost_document(std::string_view key) {
+    static const Json costs = [] {
+        Json all = Json::object();
+        for (std::size_t i = 0; i < embedded_presets::kCount; ++i) {
+            const auto& e = embedded_presets::kEntries[i];
+            if (std::string_view(e.folder) == "costs") all[e.key] = Json::parse(e.text);
+        }
+        return all;
+    }();
+    const auto it = costs.find(std::string(key));
+    return it == costs.end() ? nullptr : &*it;
+}
+
 const Json* find_preset(PresetKind kind, std::string_view key) {
     const Json& group = all_presets()[preset_folder(kind)];
     const auto it = group.find(std::string(key));

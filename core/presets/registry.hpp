@@ -29,4 +29,8 @@ const Json& all_presets();
 // sheet they refer to). An empty array for an unknown key.
 const Json& measured_document(std::string_view key);
 
+// A cost data document from presets/costs/ ("defaults", "packaging", "process-nodes",
+// "cloud"), or nullptr when there is none of that name.
+const Json* cost_document(std::string_view key);
+
 }  // namespace envelope

@@ -165,6 +165,29 @@ int main() {
         }
     }
 
+    // Cost (issue 11): one package's chiplet cost, and a 16 × 64 = 1024-point trade-off (each
+    // point a full inference evaluation with its cost), request parsed and answer written.
+    {
+        const Json package = parse_json_text(R"({"kind": "si_interposer",
+            "dies": [{"area_mm2": 814, "node": "5nm-actuary-2022"}],
+            "hbm": {"stacks": 5, "usd_per_stack": 300, "area_mm2": 110}})");
+        const std::string package_text = to_text(package);
+        const double package_s =
+            median_seconds([&] { g_sink = g_sink + static_cast<double>(package_cost_json(package_text).size()); }, 15, 0.02);
+        Json scenario = *find_preset(PresetKind::scenario, "llama2-70b-dgx-h100-tp8");
+        scenario["cost"] = {{"pricing", "owned"}, {"package", package}};
+        Json stacks = Json::array(), area = Json::array();
+        for (int i = 1; i <= 16; ++i) stacks.push_back(i);
+        for (int i = 0; i < 64; ++i) area.push_back(400 + 10 * i);
+        const std::string request = to_text(Json{{"scenario", scenario},
+                                                 {"knobs", Json::array({Json{{"knob", "hbm_stacks"}, {"values", stacks}},
+                                                                        Json{{"knob", "die_area_mm2"}, {"values", area}}})}});
+        const double tradeoff_s =
+            median_seconds([&] { g_sink = g_sink + static_cast<double>(tradeoff_json(request).size()); }, 5, 0.05);
+        std::printf("\npackageCost() %.2f us; tradeoff() over 1024 points: %.2f ms (%.2f us a point)\n", package_s * 1e6,
+                    tradeoff_s * 1e3, tradeoff_s / 1024 * 1e6);
+    }
+
     // Hostile documents (issue 5): the parser's limits keep every one linear in its size.
     // Each is timed through the public entry point (parse, then the error value).
     const auto keys = [](int n, int per_object) {

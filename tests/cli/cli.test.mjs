@@ -234,3 +234,14 @@ test('collective: bad options name the field and exit 2', () => {
     assert.match(r.stderr, pattern);
   }
 });
+
+test('envelope package-cost: the chiplet cost of a package, errors name the field', () => {
+  const pkg = { dies: [{ area_mm2: 400, count: 2, node: '7nm-actuary-2022' }] };
+  const ok = run(['package-cost', '-'], JSON.stringify(pkg));
+  assert.equal(ok.status, 0, ok.stderr);
+  // two 400 mm² dies at 7 nm on an organic substrate: $245.70 (tests/core/test_cost.cpp works it by hand)
+  assert.ok(Math.abs(JSON.parse(ok.stdout).total_usd - 245.70) < 0.01);
+  const bad = run(['package-cost', '-'], JSON.stringify({ dies: [{ area_mm2: 400, node: '1nm' }] }));
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /dies\[0\]\.node: unknown process node "1nm"/);
+});

@@ -34,6 +34,7 @@ const hostile = {
   'overflow.json': '{"model":"llama-2-7b","system":{"chip":"h100-sxm","count":1},"workload":{"batch":1e400,"input_tokens":8,"output_tokens":8,"precision":"bf16"}}',
   'nul.json': '{"model":"llama-2-7b"}\u0000garbage',
   'duplicate.json': '{"workload":{"batch":1,"batch":64}}',
+  'package.json': '{"model":"llama-2-7b","system":{"chip":"h100-sxm","count":1},"workload":{"batch":1,"input_tokens":8,"output_tokens":8,"precision":"bf16"},"cost":{"pricing":"owned","package":{"kind":"si_interposer","dies":[{"area_mm2":400,"count":2,"node":"7nm-actuary-2022"}],"hbm":{"stacks":4,"usd_per_stack":300,"area_mm2":110},"volume":1e5}}}',
 };
 for (const [name, text] of Object.entries(hostile)) fs.writeFileSync(path.join(corpus, name), text);
 

@@ -1,0 +1,113 @@
+#include "cost/workload_cost.hpp"
+
+#include <algorithm>
+
+#include "cost/power.hpp"
+
+namespace envelope {
+
+namespace {
+
+constexpr double kHoursPerYear = 365.25 * 24;
+
+// The chip's mean power over a period of `period_s` in which the phases run `weights`
+// times; the system and network shares are constant.
+PowerReport power_over(const Scenario& s, const Result& r, const std::vector<double>& weights, double period_s) {
+    const CostInputs& in = s.cost;
+    const ChipPower chip{in.tdp_w, in.idle_w, in.memory_power_share};
+    const double stages = static_cast<double>(s.parallelism.pp);
+    PowerReport p;
+    const double dynamic = period_s > 0 ? dynamic_energy_j(r.phases, weights, s.system.chip, chip, stages) / period_s : 0;
+    p.chip_w = std::min(in.idle_w + dynamic, std::max(in.tdp_w, in.idle_w));
+    p.system_w = in.system_w_per_chip;
+    p.network_w = in.network_w_per_chip;
+    p.facility_w = p.it_w() * in.pue;
+    return p;
+}
+
+void price(const CostInputs& in, CostReport& c) {
+    if (in.pricing == Pricing::cloud) {
+        c.usd_per_chip_hour = in.usd_per_chip_hour;
+    } else if (in.pricing == Pricing::owned) {
+        const double capex = in.chip_usd + in.system_usd_per_chip + in.network_usd_per_chip;
+        c.capex_usd_per_chip_hour = capex / (in.amortization_years * kHoursPerYear);
+        c.energy_usd_per_chip_hour = c.power_per_chip.facility_w / 1000 * in.usd_per_kwh;
+        c.usd_per_chip_hour = *c.capex_usd_per_chip_hour + *c.energy_usd_per_chip_hour;
+    }
+}
+
+void inference_cost(const Scenario& s, const Result& r, CostReport& c) {
+    const InferenceWorkload& w = s.workload.inference;
+    const InferenceSummary& sum = r.summary;
+    const double requests = static_cast<double>(s.parallelism.dp) * static_cast<double>(w.batch);
+    const double out = static_cast<double>(w.output_tokens);
+    const double output_per_cycle = requests * out;
+    if (sum.output_tokens_per_s <= 0) return;
+    const double cycle = output_per_cycle / sum.output_tokens_per_s;
+    // Continuous batching prefills each of the N requests on its own (inference/serving.hpp).
+    const bool slots = w.mode == ServingMode::concurrency;
+    const double prefills = slots ? static_cast<double>(w.batch) : 1.0;
+    std::vector<double> weights;
+    double prefill_s = 0;
+    for (const PhaseReport& p : r.phases) {
+        const bool prefill = std::string(p.name) == "prefill";
+        weights.push_back(prefill ? prefills : 1.0);
+        if (prefill) prefill_s = prefills * p.time_s;
+    }
+    c.chips = sum.chips;
+    c.power_per_chip = power_over(s, r, weights, cycle);
+    price(s.cost, c);
+
+    const double chips = static_cast<double>(sum.chips);
+    const double it_j = chips * c.power_per_chip.it_w() * cycle;
+    c.joules_per_output_token = it_j / output_per_cycle;
+    c.joules_per_request = it_j / requests;
+    if (!c.usd_per_chip_hour) return;
+    const double usd = chips * *c.usd_per_chip_hour / 3600 * cycle;
+    const double prefill_share = std::min(1.0, prefill_s / cycle);
+    const double input_tokens = requests * static_cast<double>(w.input_tokens);
+    const double decode_tokens = output_per_cycle * (out - 1) / out;
+    if (input_tokens > 0) c.usd_per_m_input_tokens = usd * prefill_share / input_tokens * 1e6;
+    if (decode_tokens > 0) c.usd_per_m_output_tokens = usd * (1 - prefill_share) / decode_tokens * 1e6;
+    c.usd_per_request = usd / requests;
+    c.output_tokens_per_usd = output_per_cycle / usd;
+}
+
+void training_cost(const Scenario& s, const Result& r, CostReport& c) {
+    const TrainingSummary& t = r.training;
+    const double step = t.step_time_s;
+    if (step <= 0) return;
+    c.chips = t.chips;
+    c.power_per_chip = power_over(s, r, std::vector<double>(r.phases.size(), 1.0), step);
+    price(s.cost, c);
+
+    const double chips = static_cast<double>(t.chips);
+    const double steps = s.workload.training.train_tokens > 0 ? s.workload.training.train_tokens / t.tokens_per_step : 1;
+    c.steps = steps;
+    c.energy_kwh_per_step = chips * c.power_per_chip.it_w() * step / 3.6e6;
+    c.energy_kwh = *c.energy_kwh_per_step * steps;
+    c.facility_energy_kwh = *c.energy_kwh * s.cost.pue;
+    c.chip_hours = chips * step * steps / 3600;
+    if (!c.usd_per_chip_hour) return;
+    c.usd_per_step = chips * *c.usd_per_chip_hour / 3600 * step;
+    c.usd_total = *c.usd_per_step * steps;
+    c.tokens_per_usd = t.tokens_per_step / *c.usd_per_step;
+}
+
+}  // namespace
+
+CostReport workload_cost(const Scenario& s, const Result& r) {
+    CostReport c;
+    c.pricing = s.cost.pricing;
+    c.assumptions = s.cost.assumptions;
+    c.training = s.workload.kind == WorkloadKind::training;
+    if (s.workload.kind == WorkloadKind::training) {
+        training_cost(s, r, c);
+    } else {
+        inference_cost(s, r, c);
+    }
+    if (s.cost.package) c.package = package_cost(*s.cost.package);
+    return c;
+}
+
+}  // namespace envelope
