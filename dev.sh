@@ -88,6 +88,8 @@ build_site() {
   cp -r web/index.html web/validation.html web/methodology.html web/css web/js "$site/"
   cp core/METHODOLOGY.md "$site/methodology.md"
   [ -d web/img ] && cp -r web/img "$site/"
+  # The cost catalogue the Cost card's pickers read (cloud offerings, process nodes, defaults).
+  mkdir -p "$site/presets" && cp -r presets/costs "$site/presets/"
   hash=$(cat build/wasm/wasm/envelope.mjs build/wasm/wasm/envelope.wasm | sha256sum | cut -c1-12)
   mkdir -p "$site/engine/$hash"
   cp build/wasm/wasm/envelope.mjs build/wasm/wasm/envelope.wasm "$site/engine/$hash/"
@@ -97,6 +99,10 @@ build_site() {
   cp web/node_modules/echarts/LICENSE "$site/vendor/echarts.LICENSE.txt"
   cp web/node_modules/marked/lib/marked.esm.js "$site/vendor/"
   cp web/node_modules/marked/LICENSE.md "$site/vendor/marked.LICENSE.md"
+  # Offline use and embedding: the service worker and <envelope-calc> at the site's root;
+  # the worker's manifest lists the site's files, so it comes last.
+  cp web/sw.js web/js/envelope-calc.js "$site/"
+  node web/build-precache.mjs "$site"
 }
 
 # One clang build for the sanitizer tests and the fuzzer: ASan + UBSan everywhere (any

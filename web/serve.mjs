@@ -5,7 +5,9 @@
 // index, so no request path ever reaches the file system. Around it: GET and HEAD only, a
 // malformed path is a 400, a failing handler answers 500 and the server keeps running, and
 // every response carries the page's own Content-Security-Policy (read from DIR/index.html,
-// so it has one definition) with nosniff and no-referrer.
+// so it has one definition) with nosniff and no-referrer, and Access-Control-Allow-Origin: *
+// as GitHub Pages sends it: a page framed with <iframe sandbox="allow-scripts"> has an opaque
+// origin, so its module scripts and its .wasm are cross-origin loads that need that header.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,6 +44,7 @@ export function startServer(dir, port = 0, host = '127.0.0.1') {
     'content-security-policy': pageCsp(root),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
+    'access-control-allow-origin': '*',
   };
   const files = sirv(root, {
     dev: false,

@@ -27,7 +27,10 @@ export function useBrowser(onReady) {
   });
 }
 
-export async function launch() {
+// serviceWorkers: 'block' (the default) keeps the offline worker (web/sw.js) out of the
+// tests that do not test it, so that a page's requests reach the server (and page.route)
+// as they would on a first visit; 'allow' lets it install (tests/browser/offline.test.mjs).
+export async function launch({ serviceWorkers = 'block' } = {}) {
   assert.ok(existsSync(`${site}index.html`), `no built site in ${site}: run ./dev.sh build in ${root}`);
   const server = await startServer(site, 0);
   const base = `http://127.0.0.1:${server.address().port}/`;
@@ -35,9 +38,10 @@ export async function launch() {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers });
   return {
     base,
+    browser,
     context,
     async close() {
       await browser.close();
@@ -61,7 +65,13 @@ export async function open(context, url) {
   });
   await page.goto(url);
   await page.waitForSelector('#result-body:not([hidden])', { timeout: 10000 });
+  await chartsSettled(page);
   return page;
+}
+
+// The chart library loads after the first numbers (web/js/chart-loader.js): ready, or failed.
+export async function chartsSettled(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.charts, null, { timeout: 15000 });
 }
 
 export async function assertClean(page) {

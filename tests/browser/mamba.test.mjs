@@ -46,7 +46,7 @@ test('Mamba-130M: the Mamba fields in place of attention, no MLP, TPOT shown; TP
   // TP 7 does not split the 3,072 channels: the engine's error at TP.
   await page.fill('#tp', '7');
   await page.locator('#tp-error').waitFor({ state: 'visible' });
-  assert.match(await page.textContent('#tp-error'), /TP = 7 must divide model\.mamba\.d_inner = 3072/);
+  assert.match(await page.textContent('#tp-error'), /TP = 7 must divide “Inner width” = 3072/);
   await page.fill('#tp', '8');
   await page.locator('#tp-error').waitFor({ state: 'hidden' });
   // A state of 0 is out of range: the error at the field.

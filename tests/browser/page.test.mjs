@@ -162,13 +162,14 @@ test('errors find their field by path prefix, and empty inputs are caught before
   await page.selectOption('#hardware', 'system:l40s-pcie-8');
   await page.fill('#chips', '16');
   await page.locator('#chips-error').waitFor({ state: 'visible' });
-  assert.match(await page.textContent('#chips-error'), /join 8 chips, fewer than system.count = 16/);
+  assert.match(await page.textContent('#chips-error'), /join 8 chips, fewer than “Number of chips” = 16/);
 
   // More chips asked of the mapping than the system has: reported at the chip count too.
   await page.selectOption('#hardware', 'system:dgx-h100');
   await page.fill('#chips', '8');
   await page.fill('#pp', '2');
-  await page.waitForFunction(() => /needs more chips than system.count = 8/.test(document.querySelector('#chips-error').textContent));
+  // The engine names the field by its path; the page by its label (the path stays in the tooltip).
+  await page.waitForFunction(() => /needs more chips than “Number of chips” = 8/.test(document.querySelector('#chips-error').textContent));
   await page.fill('#pp', '1');
   await page.locator('#chips-error').waitFor({ state: 'hidden' });
   await assertClean(page);
@@ -183,7 +184,7 @@ test('too few chips for TP × PP × DP: the error is at DP when DP was set, with
   const dpError = page.locator('#dp-error');
   await dpError.waitFor({ state: 'visible' });
   // The engine's words unchanged, then the page's hint (inference shows no CP field).
-  assert.equal(await dpError.textContent(), 'tp × cp × dp × pp = 8 needs more chips than system.count = 4 — TP × PP × DP = 8 chips needed.');
+  assert.equal(await dpError.textContent(), 'tp × cp × dp × pp = 8 needs more chips than “Number of chips” = 4 — TP × PP × DP = 8 chips needed.');
   assert.equal(await page.textContent('#dp-error .error-note'), ' — TP × PP × DP = 8 chips needed.');
   assert.equal(await page.isVisible('#chips-error'), false);
   assert.equal(await page.getAttribute('#dp', 'aria-invalid'), 'true');
@@ -194,7 +195,7 @@ test('too few chips for TP × PP × DP: the error is at DP when DP was set, with
   await dpError.waitFor({ state: 'hidden' });
   await page.fill('#pp', '4');
   await page.locator('#chips-error').waitFor({ state: 'visible' });
-  assert.match(await page.textContent('#chips-error'), /needs more chips than system.count = 4 — TP × PP × DP = 8 chips needed\./);
+  assert.match(await page.textContent('#chips-error'), /needs more chips than “Number of chips” = 4 — TP × PP × DP = 8 chips needed\./);
   await assertClean(page);
 });
 

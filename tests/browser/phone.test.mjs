@@ -28,6 +28,8 @@ async function openPhone(path, ready) {
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   await page.goto(base + path);
   await page.waitForSelector(ready, { timeout: 10000 });
+  // The chart library loads after the first numbers (the calculator page only).
+  if (ready === '#result-body:not([hidden])') await page.waitForFunction(() => document.documentElement.dataset.charts, null, { timeout: 15000 });
   return page;
 }
 

@@ -59,7 +59,7 @@ test('a link of which nothing can be used is reported and gives the default scen
     assert.match(error ?? '', /ignored/, hash);
     assert.deepEqual(state, fallback, hash);
   }
-  assert.deepEqual(fromHash('', presets), { state: fallback, error: null });
+  assert.deepEqual(fromHash('', presets), { state: fallback, error: null, pins: [] });
   // A system without a chip count takes the system's own count.
   assert.equal(fromHash('#system=dgx-a100', presets).state.machine.count, 8);
 });

@@ -63,6 +63,15 @@ test('responses carry the page CSP, nosniff and no-referrer; wasm has its MIME t
   assert.equal((await fetch(`http://127.0.0.1:${port}/nope`)).headers.get('x-content-type-options'), 'nosniff');
 });
 
+test('files carry Access-Control-Allow-Origin: *, so that a sandboxed iframe (an opaque origin) loads them', async () => {
+  const engine = fs.readdirSync(`${site}/engine`)[0];
+  for (const file of ['js/main.js', `engine/${engine}/envelope.mjs`, `engine/${engine}/envelope.wasm`, 'envelope-calc.js', 'sw.js']) {
+    const res = await fetch(`http://127.0.0.1:${port}/${file}`, { headers: { origin: 'null' } });
+    assert.equal(res.status, 200, file);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*', file);
+  }
+});
+
 test('isBadPath accepts ordinary paths', () => {
   for (const ok of ['/', '/index.html', '/js/main.js?x=1', '/a%20b.txt']) assert.equal(isBadPath(ok), false, ok);
   for (const bad of ['/%00', '/%', '/a/..%2fb', '/a%5cb']) assert.equal(isBadPath(bad), true, bad);

@@ -2,7 +2,7 @@
 //   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
 //   engine.collective(request) -> nccl-tests-like points;  engine.validation() -> scored cases
 //   engine.fit(scenario), engine.curve(scenario) -> an inference scenario's fit answer and
-//     throughput–latency curve
+//     throughput–latency curve; engine.sweep(request) -> one scenario along one axis
 //   engine.importHf(configText) -> {ok, model, notes} from a Hugging Face config.json
 import { ENGINE_DIR } from './build-info.js';
 import { scenarioText } from './scenario.js';
@@ -34,7 +34,11 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
   try {
     mod = await withTimeout(instantiate(), timeoutMs);
   } catch (e) {
-    throw e instanceof EngineLoadError ? e : new EngineLoadError(String(e?.message ?? e));
+    if (e instanceof EngineLoadError) throw e;
+    // A sandboxed frame (an opaque origin) loads the engine cross-origin: say what it needs.
+    const framed = globalThis.origin === 'null'
+      ? ' (the page runs in a sandboxed frame, where the engine is a cross-origin load that fails unless its server sends Access-Control-Allow-Origin: *)' : '';
+    throw new EngineLoadError(String(e?.message ?? e) + framed);
   }
   const presets = JSON.parse(mod.presets());
   let validation = null;
@@ -56,10 +60,26 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     curve(scenario) {
       return JSON.parse(mod.curve(scenarioText(scenario)));
     },
+    // One inference scenario along one axis: request {scenario, axis, values | range} ->
+    // {ok, axis, current, points} (as `envelope sweep --json`). The page runs it in the sweep
+    // worker (sweep-client.js); this is its fallback where workers are missing.
+    sweep(request) {
+      return JSON.parse(mod.sweep(scenarioText(request)));
+    },
     // One collective on a system, nccl-tests style: {system, op, chips, bytes | sweep}
     // (as `envelope collective --json`).
     collective(request) {
       return JSON.parse(mod.collective(scenarioText(request)));
+    },
+    // Designs around a scenario, one or two knobs (the package's HBM stacks, die area, chiplets,
+    // process node; the scale-up bandwidth, chips per system), each point's performance and
+    // cost and whether it is on the Pareto front (as `envelope tradeoff`).
+    tradeoff(request) {
+      return JSON.parse(mod.tradeoff(scenarioText(request)));
+    },
+    // The cost of one accelerator package (a scenario's cost.package block), part by part.
+    packageCost(pkg) {
+      return JSON.parse(mod.packageCost(scenarioText(pkg)));
     },
     // A Hugging Face config.json, as its text (what the person pasted or dropped), as a model
     // document and notes (as `envelope import-hf`); the name is the config's own.

@@ -5,11 +5,16 @@ import { PRECISIONS, PRECISION_ROLES, fromScenario, matchingScenario } from './s
 import { anyExperts } from './layer-groups.js';
 import { createArchForm } from './arch-form.js';
 import { createServingForm } from './serving-form.js';
-import { num } from './format.js';
+import { createCostForm } from './cost-form.js';
+import { int, num } from './format.js';
 import { createNetworkEditor } from './network-editor.js';
+import { createHardwareEditor } from './hardware-editor.js';
+import { effectiveChip } from './hardware-edit.js';
+import { createPickers } from './picker.js';
 import { createTrainingForm } from './training-form.js';
 import { networkOf } from './network.js';
 import { createHfImport } from './hf-import.js';
+import { syncStartFrom } from './start-from.js';
 
 // Number inputs and where their value lives in the state (training's: training-form.js).
 const NUMBER_FIELDS = {
@@ -74,11 +79,23 @@ function hardwareHint(machine, presets, invalid = new Map()) {
     : '';
   if (machine.kind === 'system') {
     const sys = presets.systems[machine.preset];
-    return `${sys.count} × ${presets.chips[sys.chip]?.name ?? sys.chip} per system${net}`;
+    // The chip in use: another one put in the system, or edited (hardware-edit.js).
+    const inUse = effectiveChip(machine, presets);
+    return `${systemChips(machine.count, sys, inUse.name ?? sys.chip)}${net}`;
   }
-  const chip = presets.chips[machine.preset];
+  const chip = effectiveChip(machine, presets);
   const bf16 = chip.peak_tflops?.bf16;
   return `${num(chip.hbm_gb)} GB HBM at ${num(chip.hbm_tb_s)} TB/s` + (bf16 ? ` · ${num(bf16)} TFLOPS bf16` : '') + net;
+}
+
+// The chips the scenario uses of a system preset: "8 × H100 per system", and when the
+// count differs, "1 × H100, of the 8 in one system" or "16 × H100: 2 systems of 8".
+function systemChips(count, sys, chip) {
+  if (!Number.isFinite(count) || count === sys.count || count < 1) return `${sys.count} × ${chip} per system`;
+  if (count < sys.count) return `${int(count)} × ${chip}, of the ${sys.count} in one system`;
+  const systems = count / sys.count;
+  return Number.isInteger(systems) ? `${int(count)} × ${chip}: ${int(systems)} systems of ${sys.count}`
+    : `${int(count)} × ${chip}, in systems of ${sys.count}`;
 }
 
 // What the engine profile changes, in one line.
@@ -108,6 +125,7 @@ function setValue(el, value, force) {
 // importHf(text) -> the engine's import of a Hugging Face config.json (hf-import.js).
 export function createForm(presets, { onChange, check, importHf }) {
   fillSelects(presets);
+  createPickers(presets); // type to filter the model and hardware lists (picker.js)
   let current = null;
   const invalid = new Map(); // field id -> message, for entries that are not numbers at all
 
@@ -122,8 +140,16 @@ export function createForm(presets, { onChange, check, importHf }) {
       return null;
     }
     const value = el.type === 'number' ? el.valueAsNumber : Number(text);
+    // A number beyond double range (5,000 digits): it is a number, out of range; the engine
+    // names the field's range (scenario.js sends it as a literal beyond range).
+    if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text) && !Number.isFinite(Number(text))) {
+      invalid.delete(el.id);
+      return Number(text);
+    }
     if (text === '' || !Number.isFinite(value)) {
-      invalid.set(el.id, 'Enter a number.');
+      // Typed but unreadable (the browser empties the value): "1e", or more digits than
+      // any number has.
+      invalid.set(el.id, el.validity?.badInput ? 'Not a number, or too large to be one: enter a number.' : 'Enter a number.');
       return undefined;
     }
     invalid.delete(el.id);
@@ -137,9 +163,11 @@ export function createForm(presets, { onChange, check, importHf }) {
     onChange(next);
   }
   const network = createNetworkEditor(presets, { update, readNumber, invalid });
+  const hardware = createHardwareEditor(presets, { update, readNumber, invalid });
   const training = createTrainingForm(presets, { current: () => current, update, onChange, readNumber, check });
   createHfImport(presets, { importHf, current: () => current, onChange });
   const serving = createServingForm(presets, { update, readNumber, invalid });
+  const cost = createCostForm(presets, { update, readNumber, invalid });
   const arch = createArchForm(presets, { current: () => current, onChange, readNumber });
 
   $('#scenario-preset').addEventListener('change', (e) => {
@@ -203,6 +231,7 @@ export function createForm(presets, { onChange, check, importHf }) {
     const set = (el, value) => setValue(el, value, force) && invalid.delete(el.id);
     const match = matchingScenario(state, presets);
     $('#scenario-preset').value = match ?? '';
+    syncStartFrom();
     $('#scenario-hint').textContent = match
       ? presets.scenarios[match].description
       : 'Edited from a preset. Pick one above to start over.';
@@ -226,9 +255,11 @@ export function createForm(presets, { onChange, check, importHf }) {
       ? 'Empty: as many as fill the chips. EP groups are carved out of DP: EP must divide DP.'
       : 'Empty: as many as fill the chips.';
     network.render(state, { force });
+    hardware.render(state, { force });
     // After the network's inputs: a rewritten one has dropped its "not a number".
     $('#hardware-hint').textContent = hardwareHint(state.machine, presets, invalid);
     training.render(state, set);
+    cost.render(state, set);
     serving.render(state, set);
     if (inference) {
       for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
@@ -259,6 +290,7 @@ export function createForm(presets, { onChange, check, importHf }) {
     $('#dp').placeholder = result ? `auto: ${result.scenario.parallelism.dp}` : 'auto';
     $('#micro_batches').placeholder = result?.workload === 'inference' ? `auto: ${result.pipeline.micro_batches}` : 'auto';
     training.showResolved(result);
+    cost.showResolved(result);
   }
 
   return { render, reset, localErrors, showResolved };

@@ -25,6 +25,15 @@ import { applyAdvice } from './fit-advice.js';
 import { applyFewestChips } from './inference-fit.js';
 import { renderCurve } from './views/curve-chart.js';
 import { createShareBar } from './share.js';
+import * as fmt from './format.js';
+import { announceResults } from './announce.js';
+import { createSweeper } from './sweep-client.js';
+import { createSweepPanel } from './sweep-panel.js';
+import { createPins } from './pins.js';
+import { applyScenarioParam } from './scenario-param.js';
+import { renderCost } from './views/cost-view.js';
+import { createTradeoffPanel } from './tradeoff-panel.js';
+import { watchExplanations } from './views/explain-panel.js';
 
 // The throughput–latency curve is up to 64 whole evaluations (a few ms, tens for the biggest
 // models): it waits for a pause in typing this long, and is computed once per scenario.
@@ -64,10 +73,12 @@ async function start() {
   $('#loading').hidden = true;
   $('#app').setAttribute('aria-busy', 'false');
 
-  const memoryChart = createChart($('#memory-chart'));
-  const latencyChart = createChart($('#latency-chart'));
-  const breakdownChart = createChart($('#breakdown-chart'));
-  const stageMemoryChart = createChart($('#stage-memory-chart'));
+  // Each chart keeps a "Show as table" of its numbers (views/chart-table.js).
+  const gbCell = (v) => fmt.gb(v * 1e9);
+  const memoryChart = createChart($('#memory-chart'), { table: { format: gbCell, title: 'Memory per chip', corner: 'Part' } });
+  const latencyChart = createChart($('#latency-chart'), { table: { format: fmt.time, title: 'Where the time goes', corner: 'Part' } });
+  const breakdownChart = createChart($('#breakdown-chart'), { table: { format: fmt.time, title: 'Where the step goes', corner: 'Part' } });
+  const stageMemoryChart = createChart($('#stage-memory-chart'), { table: { format: gbCell, title: 'Memory per chip, by stage', corner: 'Part' } });
   const curveChart = createChart($('#curve-chart'));
   let state;
   let lastGood = null;
@@ -79,6 +90,14 @@ async function start() {
   // change only view options.
   const onView = (key, value) => update({ ...state, view: { ...state.view, [key]: value } });
   const networkView = createNetworkView(engine, { onView });
+  // Sweeps and the curve run in a worker (sweep-client.js); pinned scenarios beside the current (pins.js).
+  const sweeper = createSweeper(engine);
+  const sweepPanel = createSweepPanel(sweeper, { onView });
+  const pins = createPins(engine, { onChange: () => update(state) });
+  // Cost against performance for designs around the scenario (tradeoff-panel.js), in the worker.
+  const tradeoffPanel = createTradeoffPanel(sweeper);
+  // "How?" beside each headline and cost number: its formula with this result's values (explain.js).
+  watchExplanations([$('#summary'), $('#cost-summary')], () => lastGood);
   // The fit advice's Apply: its settings go into the form (and the link), and it recomputes.
   const onApply = (advice) => {
     const next = state.mode === 'training' ? applyAdvice(state, advice) : null;
@@ -106,7 +125,9 @@ async function start() {
     clearTimeout(curveRun.timer);
     if (!scenario) return;
     curveRun.timer = setTimeout(() => {
-      renderCurve(engine.curve(scenario), curveChart, { concurrency: scenario.workload.mode === 'concurrency' });
+      sweeper.run('curve', 'curve', scenario).then((curve) => {
+        if (curve && curveRun.wanted === key) renderCurve(curve, curveChart, { concurrency: scenario.workload.mode === 'concurrency' });
+      });
     }, now ? 0 : CURVE_DELAY_MS);
   }
 
@@ -130,6 +151,7 @@ async function start() {
     }
     renderMapping(result, view, onView);
     renderOpsTable(result, view);
+    renderCost(result);
   }
 
   // keepUrl: the link just read had a part that was ignored; it stays in the address bar
@@ -138,7 +160,7 @@ async function start() {
     state = next;
     if (restored) form.reset(state);
     else form.render(state);
-    const hash = toLink(state, presets);
+    const hash = toLink(state, presets, pins.list());
     if (!keepUrl && location.hash !== hash) history.replaceState(null, '', hash);
 
     const localErrors = form.localErrors();
@@ -161,12 +183,18 @@ async function start() {
 
     const body = $('#result-body');
     body.hidden = lastGood === null;
-    body.classList.toggle('stale', failed);
+    // Dimmed only when the engine refused the inputs; an entry still being typed (empty, a
+    // lone minus) leaves the last good results as they are and marks only its field.
+    body.classList.toggle('stale', engineError !== null);
     if (lastGood) renderResult(lastGood, state.view);
-    renderErrors({ localErrors, engineError, stale: failed && lastGood !== null, state });
+    renderErrors({ localErrors, engineError, stale: engineError !== null && lastGood !== null, state });
+    if (!failed) announceResults();
     // The collective is computed for the inputs as they are (it needs only the system);
     // while an input is not a number it waits, without an error of older inputs.
     if (lastGood) networkView.render(state, lastGood, { blocked: localErrors.size > 0 });
+    pins.render(state, lastGood, { stale: failed });
+    sweepPanel.update(evaluated, state.view.sweep, lastFit, pins.scenarios());
+    if (!failed) tradeoffPanel.update(lastGoodScenario, lastGood);
   }
 
   const form = createForm(presets, {
@@ -189,15 +217,17 @@ async function start() {
     : (view.table === 'decode' ? 'decode' : 'prefill'));
   createShareBar({
     current: () => (lastGood ? { scenario: lastGoodScenario, result: lastGood, phase: tablePhase(lastGood, state.view) } : null),
-    link: () => location.href.split('#')[0] + toLink(state, presets),
+    link: () => location.href.split('#')[0] + toLink(state, presets, pins.list()),
     engineVersion: engine.version,
     charts: [['Memory', memoryChart, $('#memory-chart')], ['Latency', latencyChart, $('#latency-chart')],
       ['Throughput-latency', curveChart, $('#curve-chart')], ['Step breakdown', breakdownChart, $('#breakdown-chart')],
-      ['Stage memory', stageMemoryChart, $('#stage-memory-chart')]],
+      ['Stage memory', stageMemoryChart, $('#stage-memory-chart')], ['Sweep', sweepPanel.chart, $('#sweep-chart')],
+      ['Compare', pins.chart, $('#compare-chart')], ['Trade-off', tradeoffPanel.chart, $('#tradeoff-chart')]],
   });
 
   function restoreFromHash() {
-    const { state: restored, error } = fromHash(location.hash, presets);
+    const { state: restored, pins: pinned, error } = fromHash(location.hash, presets);
+    pins.set(pinned);
     showNotice(error);
     update(restored, { restored: true, keepUrl: error !== null });
   }
@@ -209,7 +239,9 @@ async function start() {
   window.addEventListener('pageshow', (e) => {
     if (e.persisted) restoreFromHash();
   });
+  const scenarioNote = applyScenarioParam(presets); // ?scenario=ID: that preset's link
   restoreFromHash();
+  if (scenarioNote) showNotice(scenarioNote);
 }
 
 start();

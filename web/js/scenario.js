@@ -7,6 +7,8 @@ import { MLA_FIELDS, hasMla, isMlaField, mlaFieldsOf, mlaPatch, mlaValue } from 
 import { ATTENTION_FIELDS, MAMBA_FIELDS, hasMamba, isMambaField, mambaFieldsFor, mambaFieldsOf, mambaPatch, mambaValue } from './mamba.js';
 import { MODEL_WIDE_FIELDS, isGrouped, mergePatch } from './layer-groups.js';
 import { servingFromDoc, servingScenario } from './serving.js';
+import { costFromDoc, costScenario } from './cost.js';
+import { hardwareFromDoc, hardwarePatch } from './hardware-edit.js';
 
 // sliding_window: 0 (or absent) is full attention (METHODOLOGY §6.3); ffn: 0 is no MLP (a
 // Mamba block only); parallel_block: attention and MLP side by side (GPT-J, Falcon; §6.2).
@@ -30,13 +32,16 @@ export function systemRef(machine) {
     ? { chip: machine.preset, count: machine.count }
     : { preset: machine.preset, count: machine.count };
   if (machine.network) system.network = machine.network;
-  return system;
+  // An edited chip (or another chip in a system) and an edited host (hardware-edit.js).
+  return Object.assign(system, hardwarePatch(machine));
 }
 
 export function toScenario(state) {
   const { model, machine, parallelism: p, workload: w } = state;
   const modelRef = modelReference(model);
-  if (state.mode === 'training') return { model: modelRef, system: systemRef(machine), ...trainingScenario(state) };
+  // The cost block (cost.js) only when some input differs from the engine's defaults.
+  const cost = costScenario(state.cost);
+  if (state.mode === 'training') return { model: modelRef, system: systemRef(machine), ...trainingScenario(state), ...(cost ? { cost } : {}) };
   const { weights, kv_cache, activations } = w.precision;
   // dp and micro_batches left out: the engine fills the system with replicas and picks
   // the micro-batch count itself; ep only when the experts are spread (1 is the default).
@@ -59,6 +64,7 @@ export function toScenario(state) {
     },
   };
   if (state.engine !== DEFAULT_ENGINE) scenario.engine = state.engine;
+  if (cost) scenario.cost = cost;
   return scenario;
 }
 
@@ -160,12 +166,14 @@ export function fromScenario(doc, presets) {
   if (Array.isArray(sys?.network) && !sameNetwork(sys.network, presetNetwork(machine, presets))) {
     machine.network = sys.network.map(cleanLevel);
   }
+  hardwareFromDoc(sys, machine, presets);
 
   const w = doc.workload ?? {};
   // Top-level "parallelism"; older scenarios kept it under the workload.
   const par = doc.parallelism ?? w.parallelism ?? {};
+  const cost = costFromDoc(doc.cost);
   if (w.kind === 'training') {
-    return { mode: 'training', model, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w) };
+    return { mode: 'training', model, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w), cost };
   }
   const p = w.precision ?? 'bf16';
   const precision = typeof p === 'string'
@@ -193,6 +201,7 @@ export function fromScenario(doc, presets) {
       flash_attention: w.flash_attention ?? true,
       ...servingFromDoc(w, presets),
     },
+    cost,
   };
 }
 

@@ -10,6 +10,8 @@
 //      [&model_name=Qwen%2FQwen3-30B-A3B]   (the name of an imported model, hf-import.js)
 //    &system=dgx-h100 | &chip=h100-sxm   &chips=8
 //    [&levels=3&net1.link_gbps=100 ...network edits, see network.js]
+//    [&sys.chip=h200-sxm&chip.hbm_gb=100&chip.peak_tflops.fp4=none&host.memory_gb=500
+//                                              ...a custom chip and system, see hardware-edit.js]
 //    &tp=8&pp=1[&ep=4][&dp=2&mb=4]&batch=1&input=2048&output=256   (no dp, mb: the engine's choice;
 //                                                  no ep: 1; links from before pp existed have pp=1)
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
@@ -19,8 +21,12 @@
 //    [&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
 //                                              (continuous batching, prefix caching, beam search, KV-cache
 //                                               offload, speculative decoding: serving.js)
-//    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16]
+//    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16&sweep=context]
 //                                              (view options, only when not the default)
+//    [&pricing=owned&chip_usd=25000 ...&pkg=si_interposer&pkg.die1.area=814 ...]
+//                                              (cost and the accelerator package, either mode: cost.js)
+//    [&pin=SETTINGS ...]                       (up to 3 pinned scenarios to compare, each its own
+//                                               settings as above, URL-encoded: compare.js)
 // A training link starts with mode=training and has the training keys (training.js) in
 // place of batch … engine; a link without a mode is an inference link. The keys of the
 // other mode are refused.
@@ -34,6 +40,10 @@ import { SERVING_KEYS, readServing, servingParams } from './serving.js';
 import { isMoeField } from './moe.js';
 import { isMlaField } from './attention.js';
 import { ATTENTION_FIELDS, hasMamba, isMambaField } from './mamba.js';
+import { SWEEP_CHOICES } from './sweep-plan.js';
+import { MAX_PINS } from './compare.js';
+import { costParams, isCostKey, readCost } from './cost.js';
+import { hardwareParams, isHardwareKey, readHardware } from './hardware-edit.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -49,9 +59,10 @@ export const VIEW_OPTIONS = {
   decode: ['total', 'step'],
   map: ['auto', 'tp', 'pp', 'dp', 'cp', 'ep'],
   coll: COLLECTIVE_OPS,
+  sweep: SWEEP_CHOICES,
 };
 // coll_chips: the chip count of the network view (null: the scenario's TP group).
-const DEFAULT_VIEW = { table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null };
+const DEFAULT_VIEW = { table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null, sweep: 'throughput' };
 
 export function defaultState(presets) {
   return { ...fromScenario(presets.scenarios[DEFAULT_SCENARIO], presets), view: { ...DEFAULT_VIEW } };
@@ -80,12 +91,14 @@ export function toHash(state, presets) {
   q.set(state.machine.kind === 'chip' ? 'chip' : 'system', state.machine.preset);
   q.set('chips', numberText(state.machine.count));
   for (const [key, text] of networkParams(state.machine.network, presetNetwork(state.machine, presets))) q.set(key, text);
+  for (const [key, text] of hardwareParams(state.machine, presets)) q.set(key, text);
   for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
     const value = state.parallelism[field];
     if (value != null && value !== PARALLEL_DEFAULTS[field]) q.set(key, numberText(value));
   }
   if (training) {
     for (const [key, text] of trainingParams(state, numberText)) q.set(key, text);
+    for (const [key, text] of costParams(state.cost, numberText)) q.set(key, text);
     viewParams(q, state.view);
     return '#' + q.toString();
   }
@@ -96,6 +109,7 @@ export function toHash(state, presets) {
   q.set('flash', onOff(state.workload.flash_attention));
   if (state.engine !== DEFAULT_ENGINE) q.set('engine', state.engine);
   for (const [key, text] of servingParams(state.workload, numberText)) q.set(key, text);
+  for (const [key, text] of costParams(state.cost, numberText)) q.set(key, text);
   viewParams(q, state.view);
   return '#' + q.toString();
 }
@@ -134,16 +148,46 @@ export const LINK_VERSION = 1;
 // The most bad fields one link may drop before it is given up for the default.
 const MAX_IGNORED = 12;
 
-// The link the page writes: the version first, then the settings (toHash).
-export function toLink(state, presets) {
-  return `#v=${LINK_VERSION}&` + toHash(state, presets).slice(1);
+// The link the page writes: the version first, then the settings (toHash), then one `pin=` per
+// pinned scenario (compare.js), each the settings of that scenario, URL-encoded.
+export function toLink(state, presets, pins = []) {
+  const pinned = pins.slice(0, MAX_PINS).map((pin) => `&pin=${encodeURIComponent(toHash(pin, presets).slice(1))}`);
+  return `#v=${LINK_VERSION}&` + toHash(state, presets).slice(1) + pinned.join('');
 }
 
-// -> { state, error }: error is a sentence for the reader when part of the hash (or all of it)
-// could not be used. Tolerant: an unknown field, a field of the other mode, a repeated field or
-// a field whose value cannot be read is left out and named; the rest of the link is kept.
-// Only a link of which nothing can be used falls back to the default scenario.
+// -> { state, pins, error }: as readSettings, plus the pinned scenarios (`pin=` keys, read the
+// same tolerant way; one that cannot be read at all is left out, named in the error).
 export function fromHash(hash, presets) {
+  const q = new URLSearchParams(hash.replace(/^#/, ''));
+  if (!q.has('pin')) {
+    const { state, error } = readSettings(hash, presets);
+    return { state, error, pins: [] };
+  }
+  const texts = q.getAll('pin');
+  q.delete('pin');
+  const main = readSettings('#' + q.toString(), presets);
+  const pins = [];
+  const notes = [];
+  texts.forEach((text, i) => {
+    const inner = new URLSearchParams(text);
+    inner.delete('pin');
+    const read = inner.toString() ? readSettings('#' + inner.toString(), presets) : { unreadable: true };
+    if (i >= MAX_PINS) notes.push(`pinned scenario ${i + 1} was left out (at most ${MAX_PINS} are kept)`);
+    else if (read.unreadable) notes.push(`pinned scenario ${i + 1} could not be read and was left out`);
+    else {
+      pins.push(read.state);
+      if (read.error) notes.push(`in pinned scenario ${i + 1}: ${read.error}`);
+    }
+  });
+  const error = [main.error, notes.length ? `Compare: ${notes.join('; ')}.` : null].filter(Boolean).join(' ') || null;
+  return { state: main.state, pins, error };
+}
+
+// -> { state, error[, unreadable] }: error is a sentence for the reader when part of the hash (or
+// all of it) could not be used. Tolerant: an unknown field, a field of the other mode, a repeated
+// field or a field whose value cannot be read is left out and named; the rest of the link is kept.
+// Only a link of which nothing can be used falls back to the default scenario (unreadable: true).
+function readSettings(hash, presets) {
   const fallback = defaultState(presets);
   const text = hash.replace(/^#/, '');
   if (!text) return { state: fallback, error: null };
@@ -161,6 +205,7 @@ export function fromHash(hash, presets) {
         return {
           state: fallback,
           error: `This link's settings could not be read (${e.message}), so the default scenario is shown instead.`,
+          unreadable: true,
         };
       }
       ignored.push(e.message);
@@ -189,7 +234,7 @@ function screen(q) {
   for (const [key, value] of [...q.entries()]) {
     if (seen.has(key)) continue;
     seen.add(key);
-    if (!KNOWN_KEYS.has(key) && !isNetworkKey(key)) out.push(`unknown setting "${key}"`);
+    if (!KNOWN_KEYS.has(key) && !isNetworkKey(key) && !isCostKey(key) && !isHardwareKey(key)) out.push(`unknown setting "${key}"`);
     else if (foreign.has(key)) out.push(`"${key}" is not a setting of ${mode}`);
     else {
       if (q.getAll(key).length > 1) {
@@ -264,12 +309,14 @@ function parse(q, presets, base) {
   }
   if (q.has('chips')) state.machine.count = readNumber('chips', get('chips'));
   state.machine.network = readNetwork(q, presetNetwork(state.machine, presets)) ?? state.machine.network;
+  readHardware(q, state.machine, presets, { number: readNumber });
 
   for (const [key, field] of Object.entries(PARALLEL_KEYS)) {
     if (q.has(key)) state.parallelism[field] = readNumber(key, get(key));
   }
   if (training) {
     readTraining(q, state, { number: readNumber, bool: readBool, choice: readChoice, precisions: PRECISIONS });
+    readCost(q, state, { number: readNumber, choice: readChoice });
     readView(q, state);
     return state;
   }
@@ -286,6 +333,7 @@ function parse(q, presets, base) {
   if (q.has('flash')) state.workload.flash_attention = readBool('flash', get('flash'));
   if (q.has('engine')) state.engine = readPreset('engine', get('engine'), presets.engines);
   readServing(q, state.workload, { number: readNumber, choice: readChoice, preset: readPreset }, presets);
+  readCost(q, state, { number: readNumber, choice: readChoice });
   readView(q, state);
   return state;
 }

@@ -4,22 +4,63 @@
 // render() takes an option, or a function of the box's width in px that returns
 // { option, height }: such a chart is laid out for its width (legend rows, label room,
 // axis ticks) and laid out again when the width changes (a phone turned, a window resized).
+//
+// The charting library loads lazily (chart-loader.js): until it has arrived a chart keeps
+// its option and draws when it comes. The canvas is hidden from screen readers; with
+// `table: { format, title, corner }` the chart keeps a "Show as table" of its numbers
+// (chart-table.js) up to date, drawn even before the library arrives. In the dark theme
+// each option is recoloured (chart-theme.js), and a change of theme redraws every chart.
 import { h } from '../dom.js';
 import { FONT } from './palette.js';
+import { chartsLoaded, loadCharts } from '../chart-loader.js';
+import { chartTable, fillTable, tableBox } from './chart-table.js';
+import { themed } from './chart-theme.js';
 
-export function createChart(container) {
+const drawn = new Set(); // redraw() of every chart, for a change of theme
+if (typeof document !== 'undefined') {
+  document.addEventListener('envelope:theme', () => { for (const redraw of drawn) redraw(); });
+}
+
+export function createChart(container, { table = null } = {}) {
   let chart = null;
   let build = null;
   let width = 0;
+  let waiting = false;
+  const tableEl = table ? tableBox(container, table.title ?? 'The chart\'s numbers') : null;
+  container.setAttribute('aria-hidden', 'true');
+
+  const layout = (w) => (typeof build === 'function' ? build(w || 640) : { option: build });
+
+  function fill(out) {
+    if (tableEl) fillTable(tableEl, chartTable(out.option, table.format), table.corner ?? '');
+  }
 
   function draw() {
     width = container.clientWidth;
-    const out = typeof build === 'function' ? build(width || 640) : { option: build };
+    const out = layout(width);
+    fill(out);
     const height = out.height ? `${Math.round(out.height)}px` : container.style.height;
     const resized = height !== container.style.height;
     container.style.height = height;
-    chart.setOption(out.option, { notMerge: true });
+    chart.setOption(themed(out.option), { notMerge: true });
     if (resized) chart.resize();
+  }
+
+  function start() {
+    if (!chart) {
+      chart = window.echarts.init(container, null, { renderer: 'canvas' });
+      new ResizeObserver(() => {
+        if (typeof build === 'function' && container.clientWidth > 0 && container.clientWidth !== width) draw();
+        else chart.resize();
+      }).observe(container);
+      drawn.add(() => { if (build) draw(); });
+    }
+    draw();
+  }
+
+  function missing() {
+    container.replaceChildren(h('p', { class: 'chart-missing', text: 'The charting library did not load; the numbers and table are unaffected.' }));
+    container.removeAttribute('aria-hidden');
   }
 
   return {
@@ -32,18 +73,19 @@ export function createChart(container) {
     },
     render(option) {
       build = option;
-      if (!window.echarts) {
-        container.replaceChildren(h('p', { class: 'chart-missing', text: 'The charting library did not load; the numbers and table are unaffected.' }));
+      if (chartsLoaded()) {
+        start();
         return;
       }
-      if (!chart) {
-        chart = window.echarts.init(container, null, { renderer: 'canvas' });
-        new ResizeObserver(() => {
-          if (typeof build === 'function' && container.clientWidth > 0 && container.clientWidth !== width) draw();
-          else chart.resize();
-        }).observe(container);
-      }
-      draw();
+      // The numbers (the table) now, the picture when the library comes.
+      if (tableEl) fill(layout(container.clientWidth));
+      if (waiting) return;
+      waiting = true;
+      loadCharts().then((lib) => {
+        waiting = false;
+        if (lib) start();
+        else missing();
+      });
     },
   };
 }

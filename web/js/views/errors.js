@@ -8,6 +8,9 @@ import { ARCH_FIELDS } from '../scenario.js';
 import { MOE_FIELDS } from '../moe.js';
 import { MLA_FIELDS } from '../attention.js';
 import { MAMBA_FIELDS } from '../mamba.js';
+import { outOfRange, plainMessage } from './field-names.js';
+import { costField } from '../cost.js';
+import { hardwareField } from '../hardware-edit.js';
 
 const PATH_TO_FIELD = {
   model: 'model',
@@ -83,7 +86,7 @@ export function fieldsForPath(path) {
   const out = [];
   let p = String(path ?? '');
   while (p) {
-    const fields = [Object.hasOwn(PATH_TO_FIELD, p) ? PATH_TO_FIELD[p] : networkField(p)].flat();
+    const fields = [Object.hasOwn(PATH_TO_FIELD, p) ? PATH_TO_FIELD[p] : networkField(p) ?? costField(p) ?? hardwareField(p)].flat();
     for (const field of fields) if (field && !out.includes(field)) out.push(field);
     const parent = p.replace(/(\.[^.[\]]*|\[[^\]]*\])$/, '');
     if (parent === p) break;
@@ -94,6 +97,12 @@ export function fieldsForPath(path) {
 
 export const fieldForPath = (path) => fieldsForPath(path)[0] ?? null;
 
+// The input for exactly this path (no ancestor's), or null: for naming it in a message.
+function exactField(path) {
+  const fields = [Object.hasOwn(PATH_TO_FIELD, path) ? PATH_TO_FIELD[path] : networkField(path) ?? costField(path) ?? hardwareField(path)].flat();
+  return fields.find((id) => id && !document.querySelector(`#${id}`)?.closest('[hidden]')) ?? fields[0] ?? null;
+}
+
 function labelOf(fieldId) {
   const named = document.querySelector(`[data-field="${fieldId}"]`)?.dataset.label;
   const label = document.querySelector(`label[for="${fieldId}"]`);
@@ -101,11 +110,12 @@ function labelOf(fieldId) {
 }
 
 // note: the page's own words after the engine's message, set apart from it.
-function showAt(fieldId, message, note = null) {
+function showAt(fieldId, message, note = null, path = null) {
   const box = $(`#${fieldId}-error`);
   const input = $(`#${fieldId}`);
   if (!box || !input || input.closest('[hidden]')) return false;
   box.replaceChildren(message, note ? h('span', { class: 'error-note', text: ` — ${note}` }) : '');
+  if (path) box.title = `In a scenario file: ${path}`;
   box.hidden = false;
   input.setAttribute('aria-invalid', 'true');
   input.closest('.field')?.classList.add('has-error');
@@ -160,23 +170,32 @@ export function renderErrors({ localErrors, engineError, stale, state = null }) 
   for (const box of document.querySelectorAll('#inputs .field-error')) {
     box.hidden = true;
     box.textContent = '';
+    box.removeAttribute('title');
   }
   for (const el of document.querySelectorAll('#inputs [aria-invalid]')) el.removeAttribute('aria-invalid');
-  for (const el of document.querySelectorAll('#inputs .field.has-error')) el.classList.remove('has-error');
+  for (const el of document.querySelectorAll('#inputs .field.has-error, #inputs .field.incomplete')) el.classList.remove('has-error', 'incomplete');
 
   const general = $('#general-error');
   const lines = [];
+  // An entry that is not (yet) a number: only its field says so; the results stay as they
+  // were, not dimmed, and the general line stays quiet (it is an entry being typed).
   for (const [fieldId, message] of localErrors) {
-    showAt(fieldId, message);
-    lines.push(`${labelOf(fieldId)}: ${message}`);
+    if (showAt(fieldId, message)) $(`#${fieldId}`).closest('.field')?.classList.add('incomplete');
   }
   if (engineError) {
-    const message = String(engineError.message ?? 'unknown error');
+    const raw = String(engineError.message ?? 'unknown error');
+    const range = outOfRange(raw);
+    const message = (range ? 'Out of range: ' : '') + plainMessage(raw, exactField, labelOf);
     const { path, note } = placeEngineError(engineError, state);
-    const fieldId = fieldsForPath(path).find((id) => showAt(id, message, note));
+    const fieldId = fieldsForPath(path).find((id) => showAt(id, message, note, engineError.path));
     const noted = note ? ` (${note.replace(/\.$/, '')})` : '';
-    if (fieldId) lines.push(`${message}${noted} (see “${labelOf(fieldId)}”)`);
-    else lines.push(engineError.path ? `${engineError.path}: ${message}${noted}` : `${message}${noted}`);
+    const said = range ? `the value is out of range, it ${message.replace(/^Out of range: /, '')}` : message;
+    if (fieldId) lines.push(`${range ? `${labelOf(fieldId)}: ` : ''}${said}${noted} (see “${labelOf(fieldId)}”)`);
+    else {
+      const where = engineError.path ? exactField(engineError.path) : null;
+      const name = where && document.querySelector(`#${where}`) ? labelOf(where) : engineError.path;
+      lines.push(name ? `${name}: ${said}${noted}` : `${said}${noted}`);
+    }
   }
   general.hidden = lines.length === 0;
   general.textContent = lines.length

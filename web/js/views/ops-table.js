@@ -136,7 +136,8 @@ export function renderOpsTable(result, view) {
     h('th', { scope: 'col', class: kind, title, text: label }))));
   const body = h('tbody', {}, ...(empty ? [] : ops.map((op) => row(op, summed, staged, variants))));
   const total = (label, seconds, share) => h('tr', {},
-    h('th', { scope: 'row', text: label, colspan: columns.length - 3 }),
+    h('th', { scope: 'row', text: label, colspan: columns.length - 3 - DETAIL_COLUMNS.length }),
+    h('td', { colspan: DETAIL_COLUMNS.length, dataset: { col: 'detail' } }),
     h('td', { class: 'num', text: empty ? fmt.DASH : fmt.time(seconds) }),
     h('td', { class: 'num', text: empty ? fmt.DASH : share }),
     h('td', {}));
@@ -150,4 +151,19 @@ export function renderOpsTable(result, view) {
   table.replaceChildren(
     h('caption', { class: 'visually-hidden', text: `Operators of the ${phaseName} phase` }),
     head, body, foot);
+  markColumns(table, columns.map(([label]) => label));
+}
+
+// Each cell names its column (data-col), so that a narrow box can leave out the detail
+// columns and keep Total, Share and Bound in view (css/adaptive.css); a note says which.
+const DETAIL_COLUMNS = ['Read', 'Written', 'Network', 'Intensity', 'Per exec'];
+function markColumns(table, labels) {
+  for (const tr of table.querySelectorAll('thead tr, tbody tr')) {
+    [...tr.children].forEach((cell, i) => { cell.dataset.col = labels[i] ?? ''; });
+  }
+  const box = table.closest('.table-scroll');
+  if (box && !box.nextElementSibling?.classList.contains('ops-narrow-note')) {
+    box.after(h('p', { class: 'hint ops-narrow-note', text:
+      `At this width the ${DETAIL_COLUMNS.join(', ')} columns are left out; a wider window or the Operators CSV has them.` }));
+  }
 }
