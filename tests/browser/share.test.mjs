@@ -81,6 +81,13 @@ test('Export JSON: its scenario re-evaluates to the same result; CSV and PNG dow
   assert.equal(png.name, 'envelope-llama-3-8b-h100-sxm-memory.png');
   assert.deepEqual([...png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   assert.ok(png.bytes.length > 2000);
+
+  // The same chart as SVG: a vector document with the chart's text in it.
+  const svgFile = await downloaded(page, 'section[aria-labelledby="memory-heading"] .chart-svg');
+  assert.equal(svgFile.name, 'envelope-llama-3-8b-h100-sxm-memory.svg');
+  const svgText = svgFile.bytes.toString('utf8');
+  assert.match(svgText, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svgText, /<text|<path/);
   await assertClean(page);
   await page.close();
 });

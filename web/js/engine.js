@@ -19,11 +19,40 @@ function withTimeout(promise, ms) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+// The engine's compiled WebAssembly module, kept so that the sweep worker can instantiate the
+// same code without downloading and compiling it again (a Module can be posted to a worker).
+let compiled = null;
+
+async function compile(url) {
+  const response = fetch(url);
+  if (typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch {
+      // a server that sends another MIME type than application/wasm: compile from the bytes
+    }
+  }
+  const bytes = await (await fetch(url)).arrayBuffer();
+  return WebAssembly.compile(bytes);
+}
+
+// Emscripten's hook: instantiate an already compiled module with the imports it asks for.
+export function fromModule(module) {
+  return (imports, receive) => {
+    WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+    return {};
+  };
+}
+
 async function instantiate() {
   // ENGINE_DIR is relative to the page, not to this module.
   const dir = new URL(ENGINE_DIR, document.baseURI);
-  const { default: createEnvelope } = await import(new URL('envelope.mjs', dir).href);
-  return createEnvelope({ locateFile: (file) => new URL(file, dir).href });
+  const [{ default: createEnvelope }, module] = await Promise.all([
+    import(new URL('envelope.mjs', dir).href),
+    compile(new URL('envelope.wasm', dir).href),
+  ]);
+  compiled = module;
+  return createEnvelope({ locateFile: (file) => new URL(file, dir).href, instantiateWasm: fromModule(module) });
 }
 
 export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
@@ -46,6 +75,7 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
   return {
     version: presets.version,
     presets,
+    wasmModule: compiled,
     evaluate(scenario) {
       return JSON.parse(mod.evaluate(scenarioText(scenario)));
     },

@@ -1,5 +1,5 @@
 // Share and export, all in the page: copy the link; download the scenario and its result as
-// JSON, the operator table as CSV, a chart as PNG. Nothing leaves the browser (no request is
+// JSON, the operator table as CSV, a chart as PNG or SVG. Nothing leaves the browser (no request is
 // made; downloads are blob: or data: links), so the page's CSP needs nothing new.
 import { h, $ } from './dom.js';
 
@@ -115,6 +115,13 @@ export function createShareBar({ current, link, engineVersion, charts }) {
       download(fileName(current()?.scenario, `-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`), url);
       say(`The ${name} chart saved as PNG.`);
     });
-    container.closest('.card')?.querySelector('.card-head')?.append(button);
+    const svgButton = h('button', { type: 'button', class: 'link-button chart-svg', text: 'SVG', 'aria-label': `Save the ${name} chart as SVG` });
+    svgButton.addEventListener('click', () => {
+      const text = chart.svgText?.();
+      if (!text) return say('The chart is not drawn, so there is nothing to save.');
+      downloadText(fileName(current()?.scenario, `-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.svg`), text, 'image/svg+xml');
+      say(`The ${name} chart saved as SVG.`);
+    });
+    container.closest('.card')?.querySelector('.card-head')?.append(button, svgButton);
   }
 }

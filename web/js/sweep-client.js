@@ -28,7 +28,8 @@ export function createSweeper(engine) {
       worker.addEventListener('error', () => resolve(false));
     });
     worker.addEventListener('message', onDone);
-    worker.postMessage({ type: 'init', engineDir: new URL(ENGINE_DIR, document.baseURI).href });
+    // The main thread's compiled engine goes along: the worker instantiates it, no second download.
+    worker.postMessage({ type: 'init', engineDir: new URL(ENGINE_DIR, document.baseURI).href, module: engine?.wasmModule ?? null });
   } catch {
     ready = Promise.resolve(false);
   }

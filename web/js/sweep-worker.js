@@ -2,18 +2,27 @@
 // tens to hundreds of evaluations, so they run here and typing never waits for them; the main
 // thread keeps its own engine for the one synchronous evaluation per edit (main.js).
 //
-// Messages in:  {type: 'init', engineDir}   the absolute URL of the engine's folder
+// Messages in:  {type: 'init', engineDir, module}   the absolute URL of the engine's folder, and
+//                                                 the page's compiled WebAssembly.Module (or null)
 //               {type: 'run', id, method: 'sweep' | 'curve' | 'tradeoff', text}   the request as JSON text
 // Messages out: {type: 'ready', version} | {type: 'failed', message}
 //               {type: 'done', id, text, ms}   the engine's answer as JSON text, and the time it took
 const METHODS = ['sweep', 'curve', 'tradeoff'];
 let mod = null;
 
-async function init(engineDir) {
+// Emscripten's hook: instantiate the page's compiled module instead of fetching the .wasm.
+const fromModule = (module) => (imports, receive) => {
+  WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+  return {};
+};
+
+async function init(engineDir, module) {
   try {
     const dir = new URL(engineDir);
     const { default: createEnvelope } = await import(new URL('envelope.mjs', dir).href);
-    mod = await createEnvelope({ locateFile: (file) => new URL(file, dir).href });
+    const options = { locateFile: (file) => new URL(file, dir).href };
+    if (module instanceof WebAssembly.Module) options.instantiateWasm = fromModule(module);
+    mod = await createEnvelope(options);
     self.postMessage({ type: 'ready', version: mod.version() });
   } catch (e) {
     self.postMessage({ type: 'failed', message: String(e?.message ?? e) });
@@ -23,7 +32,7 @@ async function init(engineDir) {
 self.onmessage = (event) => {
   const msg = event.data ?? {};
   if (msg.type === 'init') {
-    init(msg.engineDir);
+    init(msg.engineDir, msg.module);
     return;
   }
   if (msg.type !== 'run') return;

@@ -71,6 +71,21 @@ export function createChart(container, { table = null } = {}) {
       const backgroundColor = getComputedStyle(container).getPropertyValue('--panel').trim() || '#fff';
       return chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor });
     },
+    // The chart as SVG text: its option drawn once more by ECharts' SVG renderer, server-side
+    // style (no DOM), at the chart's size and on the card colour; null when it is not drawn.
+    svgText() {
+      if (!chart) return null;
+      const backgroundColor = getComputedStyle(container).getPropertyValue('--panel').trim() || '#fff';
+      const copy = window.echarts.init(null, null, {
+        renderer: 'svg', ssr: true, width: chart.getWidth(), height: chart.getHeight(),
+      });
+      try {
+        copy.setOption({ ...chart.getOption(), backgroundColor, animation: false });
+        return copy.renderToSVGString();
+      } finally {
+        copy.dispose();
+      }
+    },
     render(option) {
       build = option;
       if (chartsLoaded()) {
