@@ -83,3 +83,22 @@ test('where localStorage throws (a sandboxed iframe) the page starts and the swi
   assert.deepEqual(page.problems.filter((p) => !/mod\[msg\.method\]/.test(p)), []);
   await context.close();
 });
+
+test('the methodology and validation pages take the same theme: the system\'s, or the one picked', async () => {
+  const context = await browser.newContext({ colorScheme: 'dark', serviceWorkers: 'block' });
+  for (const name of ['methodology.html', 'validation.html']) {
+    const page = await context.newPage();
+    await page.goto(`${session.base}${name}`);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', name);
+    const [r, g, b] = (await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).match(/\d+/g).map(Number);
+    assert.ok(r + g + b < 200, `${name}: a dark background, got rgb(${r}, ${g}, ${b})`);
+    await page.close();
+  }
+  // Light picked on the main page (remembered) wins over the dark system on the others too.
+  const page = await openIn(context);
+  await page.click('label[for="theme-light"]');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  await page.goto(`${session.base}methodology.html`);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await context.close();
+});
