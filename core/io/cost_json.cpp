@@ -3,6 +3,8 @@
 // used named in the result's assumptions (core/SCHEMA.md § Cost).
 #include "io/cost_json.hpp"
 
+#include <string>
+
 #include "common/error.hpp"
 #include "common/format.hpp"
 #include "io/json_reader.hpp"
@@ -38,14 +40,22 @@ private:
 };
 
 // The scale-out levels the system spans: a level counts once the system holds more chips
-// than one unit of the level below it (one DGX node pays no InfiniBand fabric).
-void fabric(const System& sys, double& usd, double& w) {
+// than one unit of the level below it (one DGX node pays no InfiniBand fabric). Returns where
+// the numbers come from, for the assumptions.
+std::string fabric(const System& sys, double& usd, double& w) {
     usd = w = 0;
+    int spanned = 0;
+    bool described = false;
     for (std::size_t i = 1; i < sys.network.levels.size(); ++i) {
         if (static_cast<double>(sys.count) <= sys.network.chips_per_unit(i - 1)) break;
-        usd += sys.network.levels[i].usd_per_chip;
-        w += sys.network.levels[i].w_per_chip;
+        const NetworkLevel& l = sys.network.levels[i];
+        ++spanned;
+        described = described || l.usd_per_chip > 0 || l.w_per_chip > 0;
+        usd += l.usd_per_chip;
+        w += l.w_per_chip;
     }
+    if (spanned == 0) return "the system spans no scale-out level";
+    return described ? "the scale-out levels' economics presets" : "not known: no scale-out level it spans gives one";
 }
 
 }  // namespace
@@ -89,8 +99,8 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
         c.system_usd_per_chip = in.read("system_usd_per_chip", 0, 1e9, sys.economics.usd_per_chip,
                                         sys.economics.usd_per_chip > 0 ? system_from : "not known");
         double fabric_usd = 0, fabric_w = 0;
-        fabric(sys, fabric_usd, fabric_w);
-        c.network_usd_per_chip = in.read("network_usd_per_chip", 0, 1e9, fabric_usd, "the scale-out levels' economics presets");
+        const std::string from = fabric(sys, fabric_usd, fabric_w);
+        c.network_usd_per_chip = in.read("network_usd_per_chip", 0, 1e9, fabric_usd, from);
         c.amortization_years = in.read("amortization_years", 0.1, 100, default_value("amortization_years"), "presets/costs/defaults.json");
         c.usd_per_kwh = in.read("usd_per_kwh", 0, 100, default_value("usd_per_kwh"), "presets/costs/defaults.json");
     } else {
@@ -109,8 +119,8 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
     c.system_w_per_chip = in.read("system_w_per_chip", 0, 1e6, sys.economics.w_per_chip,
                                   sys.economics.w_per_chip > 0 ? system_from : "not known");
     double fabric_usd = 0, fabric_w = 0;
-    fabric(sys, fabric_usd, fabric_w);
-    c.network_w_per_chip = in.read("network_w_per_chip", 0, 1e6, fabric_w, "the scale-out levels' economics presets");
+    const std::string fabric_from = fabric(sys, fabric_usd, fabric_w);
+    c.network_w_per_chip = in.read("network_w_per_chip", 0, 1e6, fabric_w, fabric_from);
 
     if (r) {
         if (const Json* p = r->optional_value("package")) c.package = parse_package(*p, r->path_of("package"));
