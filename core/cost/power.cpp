@@ -2,27 +2,14 @@
 
 #include <algorithm>
 
+#include "perf/roofline.hpp"
+
 namespace envelope {
-
-namespace {
-
-// FLOP/s the chip reaches on this op's class and format (0: no such roof).
-double achievable_flops(const OpReport& op, const Chip& chip) {
-    if (op.cls == OpClass::matmul || op.cls == OpClass::attention) {
-        auto peak = chip.peak(op.precision);
-        if (!peak) peak = chip.peak(Precision::bf16);  // a format the chip emulates
-        return peak ? *peak * 1e12 * chip.matrix_efficiency_for(op.precision) : 0.0;
-    }
-    const auto vector_peak = chip.peak(Precision::fp32);
-    return vector_peak ? *vector_peak * 1e12 : 0.0;
-}
-
-}  // namespace
 
 double op_activity(const OpReport& op, const Chip& chip, double memory_share) {
     if (op.cls == OpClass::collective || op.cls == OpClass::host || op.time_s <= 0) return 0;
-    const double flops_rate = achievable_flops(op, chip);
-    const double bytes_rate = chip.hbm_tb_s * 1e12 * chip.memory_efficiency;
+    const double flops_rate = roofline_flops_per_s(op.cls, op.precision, chip);
+    const double bytes_rate = roofline_bytes_per_s(chip);
     const double u_compute = flops_rate > 0 ? op.flops / op.time_s / flops_rate : 0;
     const double u_memory = bytes_rate > 0 ? (op.bytes_read + op.bytes_written) / op.time_s / bytes_rate : 0;
     return std::clamp(u_compute + memory_share * u_memory, 0.0, 1.0);

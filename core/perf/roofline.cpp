@@ -7,27 +7,12 @@
 
 namespace envelope {
 
-namespace {
-
-// FLOP/s the op's math runs at on this chip (0 when unknown: no compute roof).
-double achievable_flops(const Op& op, const TimingContext& ctx) {
-    const Chip& chip = ctx.chip;
-    const bool expected = ctx.model == TimingModel::expected;
-    switch (op.cls) {
-        case OpClass::matmul: {
-            const auto peak = chip.peak(op.precision);
-            if (!peak) return 0.0;
-            const double shape = expected ? gemm_shape_efficiency(op.shape, chip) : 1.0;
-            return *peak * 1e12 * chip.matrix_efficiency_for(op.precision) * shape;
-        }
+double roofline_flops_per_s(OpClass cls, Precision p, const Chip& chip) {
+    switch (cls) {
+        case OpClass::matmul:
         case OpClass::attention: {
-            const auto peak = chip.peak(op.precision);
-            if (!peak) return 0.0;
-            double eff = expected && chip.attention_efficiency > 0 ? chip.attention_efficiency
-                                                                   : chip.matrix_efficiency_for(op.precision);
-            const bool backward = std::string_view(op.variant) == "backward";
-            if (expected && backward && chip.attention_backward_efficiency > 0) eff = chip.attention_backward_efficiency;
-            return *peak * 1e12 * eff;
+            const auto peak = chip.peak(p);
+            return peak ? *peak * 1e12 * chip.matrix_efficiency_for(p) : 0.0;
         }
         case OpClass::vector: {
             const auto peak = chip.peak(Precision::fp32);
@@ -38,6 +23,26 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
         case OpClass::host: return 0.0;
     }
     return 0.0;
+}
+
+double roofline_bytes_per_s(const Chip& chip) { return chip.hbm_tb_s * 1e12 * chip.memory_efficiency; }
+
+namespace {
+
+// FLOP/s the op's math runs at on this chip (0 when unknown: no compute roof): the roofline
+// rate, and in the expected model the GEMM's shape efficiency or fused attention's own.
+double achievable_flops(const Op& op, const TimingContext& ctx) {
+    const Chip& chip = ctx.chip;
+    const double best = roofline_flops_per_s(op.cls, op.precision, chip);
+    if (ctx.model != TimingModel::expected || best == 0) return best;
+    if (op.cls == OpClass::matmul) return best * gemm_shape_efficiency(op.shape, chip);
+    if (op.cls == OpClass::attention) {
+        const double peak = *chip.peak(op.precision) * 1e12;
+        const bool backward = std::string_view(op.variant) == "backward";
+        if (backward && chip.attention_backward_efficiency > 0) return peak * chip.attention_backward_efficiency;
+        if (chip.attention_efficiency > 0) return peak * chip.attention_efficiency;
+    }
+    return best;
 }
 
 }  // namespace
@@ -65,8 +70,7 @@ Roofs roofs_of(const Op& op, const Spans* spans, const TimingContext& ctx) {
     const auto vector_peak = ctx.chip.peak(Precision::fp32);
     if (vector_peak && *vector_peak > 0) r.compute_s = r.compute_s + (1.0 / (*vector_peak * 1e12)) * op.vector_flops;
     const bool gemm = op.cls == OpClass::matmul && expected && ctx.chip.gemm_memory_efficiency > 0;
-    const double bytes_per_s =
-        ctx.chip.hbm_tb_s * 1e12 * (gemm ? ctx.chip.gemm_memory_efficiency : ctx.chip.memory_efficiency);
+    const double bytes_per_s = gemm ? ctx.chip.hbm_tb_s * 1e12 * ctx.chip.gemm_memory_efficiency : roofline_bytes_per_s(ctx.chip);
     r.memory_s = (1.0 / bytes_per_s) * op.traffic.total();
     // An offloaded KV cache streams in over the host link while the kernel reads the rest from
     // HBM: its own roof, on the network bound.

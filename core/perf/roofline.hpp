@@ -48,6 +48,13 @@ struct TimingContext {
     double host_link_gbps = 0;  // the system's host link per chip, for host_read traffic
 };
 
+// The best rates the chip reaches, what the roofline model times ops against: an op class's
+// math in a format (peak × the chip's best measured efficiency; vector ops: the fp32 peak; 0
+// where the chip has no such roof), and HBM traffic (peak × the streaming efficiency). The
+// power model (cost/power.cpp) measures an op's activity against the same rates.
+double roofline_flops_per_s(OpClass cls, Precision p, const Chip& chip);
+double roofline_bytes_per_s(const Chip& chip);
+
 // `spans` are where the op's collective group sits on the network (ignored for other ops;
 // none: the op moves no data between chips).
 // Vector ops use the chip's fp32 peak as their compute roof, or none when the chip
