@@ -3,23 +3,20 @@
 // screen readers and each has its numbers as a table; a polite live region reads the new
 // headline after an edit; errors name fields by their labels, not JSON paths.
 // Run after ./dev.sh build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { launch } from './helpers.mjs';
+import { useBrowser } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let session;
 let browser;
-before(async () => {
-  session = await launch();
-  browser = session.context.browser();
-});
-after(async () => {
-  await session?.close();
+useBrowser((s) => {
+  session = s;
+  browser = s.browser;
 });
 
 async function openAt(width, colorScheme) {

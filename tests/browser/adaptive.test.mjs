@@ -4,19 +4,16 @@
 // the "Start from…" name is never cut off; a system preset's hint says how many of its
 // chips the scenario uses; a number beyond range names its field and range; an emptied
 // field keeps the last results undimmed. Run after ./dev.sh build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch } from './helpers.mjs';
+import { useBrowser } from './helpers.mjs';
 
 let session;
 let browser;
 
-before(async () => {
-  session = await launch();
-  browser = session.context.browser();
-});
-after(async () => {
-  await session?.close();
+useBrowser((s) => {
+  session = s;
+  browser = s.browser;
 });
 
 async function openAt(width, hash = '', { height = 900, ready = '#result-body:not([hidden])', mobile = false } = {}) {

@@ -1,16 +1,13 @@
 // The headline numbers do not wait for the charting library: ECharts loads lazily, after
 // the first numbers, and the charts draw when it arrives. Here its request is held back
 // 3 s; the first number must show well before. Run after ./dev.sh build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch } from './helpers.mjs';
+import { useBrowser } from './helpers.mjs';
 
 let session;
-before(async () => {
-  session = await launch();
-});
-after(async () => {
-  await session?.close();
+useBrowser((s) => {
+  session = s;
 });
 
 test('the first number appears before the delayed chart library, and the charts follow', async () => {

@@ -1,19 +1,16 @@
 // The dark theme: it follows prefers-color-scheme, a switch in the header picks light, dark
 // or the system's and is remembered (localStorage, which a sandboxed iframe refuses: the
 // page works without it), and the charts redraw in the theme. Run after ./dev.sh build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch } from './helpers.mjs';
+import { useBrowser } from './helpers.mjs';
 
 let session;
 let browser;
 
-before(async () => {
-  session = await launch();
-  browser = session.context.browser();
-});
-after(async () => {
-  await session?.close();
+useBrowser((s) => {
+  session = s;
+  browser = s.browser;
 });
 
 async function openIn(context) {
