@@ -67,6 +67,12 @@ struct Chip {
     double attention_efficiency = 0;
     // Its backward pass (training) reaches this fraction; 0: the forward's.
     double attention_backward_efficiency = 0;
+    // Keys per query at which the fused attention kernel runs at half those fractions: a call
+    // whose queries attend k keys each runs at efficiency · k / (k + half_keys) (each query
+    // row's fixed work, the Q load, the softmax rescale and the O store, costs as much as
+    // half_keys keys). 0: no length effect. The backward's, 0: the forward's.
+    double attention_half_keys = 0;
+    double attention_backward_half_keys = 0;
 
     std::optional<double> peak(Precision p) const {
         return peak_tflops[static_cast<std::size_t>(p)];

@@ -65,6 +65,8 @@ Chip parse_chip(const Json& value, const std::string& path) {
     c.memory_efficiency = eff.number("memory", kTiny, 1);
     c.attention_efficiency = eff.number_or("attention", 0, 1, 0);
     c.attention_backward_efficiency = eff.number_or("attention_backward", 0, 1, 0);
+    c.attention_half_keys = eff.number_or("attention_half_keys", 0, 1e6, 0);
+    c.attention_backward_half_keys = eff.number_or("attention_backward_half_keys", 0, 1e6, 0);
     eff.finish();
 
     if (const Json* e = r.optional_value("economics")) {
@@ -298,7 +300,9 @@ Json to_json(const Chip& c) {
                  {{"matrix", matrix},
                   {"memory", c.memory_efficiency},
                   {"attention", c.attention_efficiency},
-                  {"attention_backward", c.attention_backward_efficiency}}},
+                  {"attention_backward", c.attention_backward_efficiency},
+                  {"attention_half_keys", c.attention_half_keys},
+                  {"attention_backward_half_keys", c.attention_backward_half_keys}}},
                 {"kernels",
                  {{"compute_units", c.compute_units},
                   {"gemm_tile_m", c.gemm_tile_m},

@@ -60,6 +60,10 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
 // window > 0 (ops/dense_layer.cpp).
 Affine causal_pairs(const Pass& p, int64_t window);
 
+// Mean keys each query attends in one fused-attention kernel call, 0 in decode
+// (ops/dense_layer.cpp).
+double attention_keys_per_query(const Pass& p, int64_t window);
+
 // Multi-head latent attention up to (not including) the output projection, in place of the
 // QKV projection and the attention core (ops/mla_attention.cpp).
 void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const LayerShard& shard, double count,

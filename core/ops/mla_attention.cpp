@@ -95,6 +95,7 @@ void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const 
     const Affine kv_elements = (b * heads * (d_qk + d_v)) * context;
     out.push_back(attention_op(in, layers, pairs, 2 * d_qk + 2 * d_v, tokens * heads * d_qk * ab, ab * kv_elements,
                                tokens * heads * d_v * ab));
+    out.back().keys_per_query = attention_keys_per_query(p, spec.window);
 }
 
 }  // namespace envelope

@@ -39,8 +39,18 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
     if (op.cls == OpClass::attention) {
         const double peak = *chip.peak(op.precision) * 1e12;
         const bool backward = std::string_view(op.variant) == "backward";
-        if (backward && chip.attention_backward_efficiency > 0) return peak * chip.attention_backward_efficiency;
-        if (chip.attention_efficiency > 0) return peak * chip.attention_efficiency;
+        double rate = best;
+        if (backward && chip.attention_backward_efficiency > 0) {
+            rate = peak * chip.attention_backward_efficiency;
+        } else if (chip.attention_efficiency > 0) {
+            rate = peak * chip.attention_efficiency;
+        }
+        // Shorter rows run slower: k / (k + k½) of the best rate (METHODOLOGY.md §9.4).
+        const double half = backward && chip.attention_backward_half_keys > 0 ? chip.attention_backward_half_keys
+                                                                               : chip.attention_half_keys;
+        const double k = op.keys_per_query;
+        if (k > 0 && half > 0) rate *= k / (k + half);
+        return rate;
     }
     return best;
 }

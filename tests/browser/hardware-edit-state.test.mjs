@@ -120,3 +120,15 @@ test('a peak removed from a system preset\'s chip goes as the whole chip (the en
   assert.equal(chip.peak_tflops.bf16, 989);
   assert.ok(!JSON.stringify(chip).includes('null'));
 });
+
+test('the attention kernel\'s half-rate keys: an edit, "none" for no length effect, both in the link', () => {
+  const { state, error } = fromHash(`${OLD}&chip.efficiency.attention_half_keys=150`, presets);
+  assert.equal(error, null);
+  assert.deepEqual(state.machine.chip, { preset: 'h100-sxm', edits: { 'efficiency.attention_half_keys': 150 } });
+  assert.deepEqual(toScenario(state).system.chip, { preset: 'h100-sxm', efficiency: { attention_half_keys: 150 } });
+  assert.match(toHash(state, presets), /&chip\.efficiency\.attention_half_keys=150&/);
+  const none = fromHash(`${OLD}&chip.efficiency.attention_half_keys=none`, presets);
+  assert.equal(none.error, null);
+  assert.equal(effectiveChip(none.state.machine, presets).efficiency.attention_half_keys, undefined);
+  assert.match(toHash(none.state, presets), /&chip\.efficiency\.attention_half_keys=none&/);
+});

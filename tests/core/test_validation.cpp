@@ -141,7 +141,7 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // GEMMs 2.5% over 16.
     CHECK(r.cases.size() >= 198);
     CHECK(kind("inference").scored >= 78);
-    CHECK(kind("inference").mape <= 0.19);
+    CHECK(kind("inference").mape <= 0.185);  // 18.5% since fused attention's rate follows its rows (2026-12-01)
     CHECK(kind("inference").worst <= 0.80);
     CHECK(kind("collective").scored >= 36);
     CHECK(kind("collective").mape <= 0.16);
@@ -160,13 +160,14 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(n >= 31);
     CHECK(sum / n <= 0.085);
     CHECK(kind("gemm").mape <= 0.03);
-    // Training (2026-12-01): 64 cases with the three mixture-of-experts runs; step time 12.0%
-    // MAPE over 39 (bias −11.4%), activation memory 12.3% over 4 (after the cross-entropy's fp32
-    // passes and dropout as the model family's recipes set it; before: 12.8% and 16.4%).
+    // Training (2026-12-01): 64 cases with the three mixture-of-experts runs; step time 11.5%
+    // MAPE over 39 (bias −10.8%), activation memory 12.3% over 4 (after the cross-entropy's fp32
+    // passes, dropout as the model family's recipes set it, and fused attention's rate by its
+    // keys per query; before: 12.8% and 16.4%).
     CHECK(kind("training").scored >= 64);
-    CHECK(r.by_metric.at("training/step_time_s").mape <= 0.121);
+    CHECK(r.by_metric.at("training/step_time_s").mape <= 0.115);
     CHECK(kind("memory").mape <= 0.125);
-    CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.21);
+    CHECK(r.by_metric.at("inference/ttft_ms").mape <= 0.204);
 }
 
 TEST_CASE("a memory case whose dropout the format cannot state: on for a plain MLP (Megatron-LM), and Table 2") {

@@ -24,8 +24,11 @@ const BASE_FIELDS = [
   { key: 'efficiency.matrix.default', label: 'Matrix efficiency', step: 0.01, title: 'Achievable fraction of the matrix peak, for formats without their own' },
   { key: 'efficiency.memory', label: 'Memory efficiency', step: 0.01, title: 'Achievable fraction of the HBM bandwidth (streaming kernels)' },
   { key: 'efficiency.attention', label: 'Attention efficiency', step: 0.01, optional: true, title: 'Fused attention’s fraction of the matrix peak; 0 or empty: the matrix efficiency' },
+  { key: 'efficiency.attention_half_keys', label: 'Attention half-rate keys', step: 1, optional: true, title: 'Keys per query at which fused attention runs at half its best rate (shorter prompts run slower); 0 or empty: no length effect' },
   { key: 'tdp_w', label: 'TDP (W)', optional: true, title: 'Board power at full activity (for energy and owned cost)' },
 ];
+
+const OPTIONAL_EFFICIENCIES = ['efficiency.attention', 'efficiency.attention_half_keys'];
 
 export function chipFields(doc) {
   const peaks = PEAK_FORMATS.map((f) => ({ key: `peak_tflops.${f}`, label: `Peak ${f} (TFLOP/s)`, optional: true,
@@ -189,8 +192,8 @@ export function readHardware(q, machine, presets, { number }) {
     const text = q.get(key);
     const field = key.slice(5);
     if (text === 'none') {
-      if (!field.startsWith('peak_tflops.') && field !== 'efficiency.attention' && field !== 'tdp_w') {
-        throw new Error(`${key} = "none": only a peak, the attention efficiency or the TDP can be left out`);
+      if (!field.startsWith('peak_tflops.') && !OPTIONAL_EFFICIENCIES.includes(field) && field !== 'tdp_w') {
+        throw new Error(`${key} = "none": only a peak, an attention efficiency or the TDP can be left out`);
       }
       machine.chip.edits[field] = null;
     } else machine.chip.edits[field] = number(key, text);
