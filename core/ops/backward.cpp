@@ -65,6 +65,7 @@ void attention_backward(const Op& f, std::vector<Op>& out) {
     Op b = f;
     b.variant = "backward";
     b.flops = 2.5 * f.flops;
+    b.row_flops = 2.5 * f.row_flops;  // its rows' fixed work, in the backward's units of a key
     b.traffic = Traffic{};
     b.traffic.kv_read = f.traffic.kv_read;
     b.traffic.activations_read = 2 * f.traffic.activations_read + f.traffic.activations_written;  // Q, dO, O

@@ -66,4 +66,15 @@ Op collective(const char* name, double count, CollectiveKind kind, Affine bytes,
     return op;
 }
 
+Op attention(double count, Precision math, const Affine& pairs, double flops_per_pair, double rows) {
+    Op a;
+    a.name = "attention";
+    a.cls = OpClass::attention;
+    a.precision = math;
+    a.count = count;
+    a.flops = flops_per_pair * pairs;
+    a.row_flops = flops_per_pair * rows;
+    return a;
+}
+
 }  // namespace envelope::build

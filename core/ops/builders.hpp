@@ -29,6 +29,12 @@ Op vector(const char* name, double count, Affine elements_in, Affine elements_ou
           double flops_per_out, Precision activations, double weight_elements = 0,
           Precision weights = Precision::bf16);
 
+// Fused attention (FlashAttention, Dao et al. 2022): `pairs` (query, key) pairs at
+// `flops_per_pair` FLOPs each (4·d for a head of dimension d: Q·Kᵀ and P·V), over `rows` query
+// rows (query tokens × heads, per chip, counted once per kernel call they go through); the
+// caller sets its traffic.
+Op attention(double count, Precision math, const Affine& pairs, double flops_per_pair, double rows);
+
 // Collective over the `group` chips of one group of parallel dimension `dim`, on a buffer
 // of `bytes` per chip, holding values in format `precision`.
 Op collective(const char* name, double count, CollectiveKind kind, Affine bytes, ParallelDim dim,

@@ -41,18 +41,14 @@ Affine causal_pairs(const Pass& p, int64_t window) {
     return n * p.cached_tokens + constant(n * (n + 1) / 2);
 }
 
-// Mean keys per query in one fused-attention kernel call (Op::keys_per_query): the call's
-// causal pairs over its n queries. Prefill attends the cached prefix too, c + (n + 1)/2; a
-// chunked prompt (cached growing with the chunk index) takes its first chunk's, the shortest.
-// Training runs the chip's own causal block, (n + 1)/2: under context parallelism each ring
-// step is one call over the chip's n = s/cp queries and one peer's block, and every step waits
-// for the chip whose call sees n/2 keys a query (TransformerEngine's load-balanced ring,
-// AttnFuncWithCPAndKVP2P: half the peer's keys for all n queries). Decode: 0 (L varies).
-double attention_keys_per_query(const Pass& p, int64_t window) {
-    if (p.decode || p.new_tokens <= 0) return 0;
-    Pass call = p;
-    call.cached_tokens = constant(p.training ? 0.0 : p.cached_tokens.base);
-    return causal_pairs(call, window).base / static_cast<double>(p.new_tokens);
+// Each query row of a fused attention kernel pays fixed work besides its keys (Q load, softmax
+// rescale, O store), once per kernel call. A pass runs one call, except a training pass under
+// context parallelism: one per ring step, cp of them, each over the chip's n = s/cp query
+// tokens (TransformerEngine's load-balanced ring, AttnFuncWithCPAndKVP2P).
+double attention_rows(const LowerInput& in, double heads) {
+    const Pass& p = in.pass;
+    const double calls = p.training ? static_cast<double>(in.parallelism.cp) : 1.0;
+    return static_cast<double>(p.batch) * heads * static_cast<double>(p.new_tokens) * calls;
 }
 
 namespace {
@@ -125,13 +121,8 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
     }
 
     if (in.flash_attention) {
-        Op a;
-        a.name = "attention";
-        a.cls = OpClass::attention;
-        a.precision = math;
-        a.count = layers;
-        a.flops = (4 * b * heads * d) * causal_pairs(p, spec.window);  // 2 for Q·Kᵀ + 2 for P·V per pair
-        a.keys_per_query = attention_keys_per_query(p, spec.window);
+        // 2 FLOPs for Q·Kᵀ and 2 for P·V per pair and head dimension.
+        Op a = build::attention(layers, math, (b * heads) * causal_pairs(p, spec.window), 4 * d, attention_rows(in, heads));
         a.traffic.activations_read = constant(q_elems * ab);
         a.traffic.kv_read = (2 * kvb * kv_reads) * kv_elems_one;
         a.traffic.activations_written = constant(q_elems * ab);

@@ -60,9 +60,9 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
 // window > 0 (ops/dense_layer.cpp).
 Affine causal_pairs(const Pass& p, int64_t window);
 
-// Mean keys each query attends in one fused-attention kernel call, 0 in decode
-// (ops/dense_layer.cpp).
-double attention_keys_per_query(const Pass& p, int64_t window);
+// Query rows of a fused-attention kernel per chip, `heads` a chip's query heads: one per
+// query token and head, once per kernel call it goes through (ops/dense_layer.cpp).
+double attention_rows(const LowerInput& in, double heads);
 
 // Multi-head latent attention up to (not including) the output projection, in place of the
 // QKV projection and the attention core (ops/mla_attention.cpp).

@@ -25,14 +25,10 @@ namespace envelope {
 namespace {
 
 // The fused attention kernel over `pairs` (query, key) pairs per sequence and head.
-Op attention_op(const LowerInput& in, double layers, const Affine& pairs, double flops_per_pair_head,
+Op attention_op(const LowerInput& in, double layers, double heads, const Affine& pairs, double flops_per_pair_head,
                 double q_read, const Affine& kv_read, double o_written) {
-    Op a;
-    a.name = "attention";
-    a.cls = OpClass::attention;
-    a.precision = wider(in.precision.residual, in.precision.kv_cache);
-    a.count = layers;
-    a.flops = flops_per_pair_head * pairs;
+    Op a = build::attention(layers, wider(in.precision.residual, in.precision.kv_cache), pairs, flops_per_pair_head,
+                            attention_rows(in, heads));
     a.traffic.activations_read = constant(q_read);
     a.traffic.kv_read = kv_read;
     a.traffic.activations_written = constant(o_written);
@@ -82,7 +78,7 @@ void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const 
     if (p.decode) {
         out.push_back(gemm("q_absorb", nope, heads * r_kv));
         const double q_latent = tokens * heads * (r_kv + rope);
-        out.push_back(attention_op(in, layers, pairs, 2 * (r_kv + rope) + 2 * r_kv, q_latent * ab,
+        out.push_back(attention_op(in, layers, heads, pairs, 2 * (r_kv + rope) + 2 * r_kv, q_latent * ab,
                                    (b * (r_kv + rope) * kvb) * context, tokens * heads * r_kv * ab));
         out.push_back(gemm("v_absorb", r_kv, heads * d_v));
         if (spec.window > 0) {
@@ -93,9 +89,8 @@ void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const 
     out.push_back(gemm(s.kv_up.name, s.kv_up.k, s.kv_up.n));
     // Keys (with the shared RoPE part) and values of every attended token, per head.
     const Affine kv_elements = (b * heads * (d_qk + d_v)) * context;
-    out.push_back(attention_op(in, layers, pairs, 2 * d_qk + 2 * d_v, tokens * heads * d_qk * ab, ab * kv_elements,
+    out.push_back(attention_op(in, layers, heads, pairs, 2 * d_qk + 2 * d_v, tokens * heads * d_qk * ab, ab * kv_elements,
                                tokens * heads * d_v * ab));
-    out.back().keys_per_query = attention_keys_per_query(p, spec.window);
 }
 
 }  // namespace envelope

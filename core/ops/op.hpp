@@ -72,10 +72,10 @@ struct Op {
     // Decode ops of a sliding-window layer: the terms affine in the context L stop growing
     // at L = context_cap (they see min(L, cap) tokens). 0: no cap.
     int64_t context_cap = 0;
-    // Fused attention outside decode: the mean number of keys each query attends within one
-    // kernel call, which sets the kernel's rate (perf/roofline.cpp). 0: not known (decode,
-    // whose context varies with L), the kernel's best rate.
-    double keys_per_query = 0;
+    // Fused attention: the FLOPs of one key for every query row of its kernel calls (a row per
+    // query token and head, once per call it goes through). The chip prices each row's fixed
+    // work in keys (perf/realism.hpp attention_row_work_flops).
+    double row_flops = 0;
 };
 
 }  // namespace envelope

@@ -1,6 +1,7 @@
 #include "perf/realism.hpp"
 
 #include <cmath>
+#include <string_view>
 
 namespace envelope {
 
@@ -17,6 +18,14 @@ double gemm_shape_efficiency(const MatmulShape& s, const Chip& chip) {
     const double fill = s.groups * s.m * s.n / (waves * units * tm * tn);
     const double k_loop = s.k > 0 ? s.k / (s.k + chip.gemm_k_overhead) : 1.0;
     return fill * k_loop;
+}
+
+double attention_row_work_flops(const Op& op, const Chip& chip) {
+    if (op.cls != OpClass::attention) return 0;
+    const bool backward = std::string_view(op.variant) == "backward";
+    const double half = backward && chip.attention_backward_half_keys > 0 ? chip.attention_backward_half_keys
+                                                                           : chip.attention_half_keys;
+    return half * op.row_flops;
 }
 
 double kernel_overhead_s(const Op& op, const Chip& chip, const Engine& engine) {

@@ -19,6 +19,13 @@ namespace envelope {
 // when the chip gives no tile model.
 double gemm_shape_efficiency(const MatmulShape& shape, const Chip& chip);
 
+// The fixed work of a fused attention kernel's query rows, in FLOPs at the kernel's rate: each
+// row (once per kernel call) costs as much as k½ keys (chip.attention_half_keys, or the
+// backward's own), so a row of k keys runs at k / (k + k½) of the kernel's best rate: the same
+// idea as the GEMM tile's k_loop above, kept additive here so that a decode step's time stays
+// affine in the context (METHODOLOGY.md §9.4). 0 for other ops.
+double attention_row_work_flops(const Op& op, const Chip& chip);
+
 // Fixed time of one kernel: the chip's device-side launch, ramp and tail (a GEMM's or an
 // elementwise kernel's), plus the engine's unhidden host launch cost. Collectives carry
 // their start-up in their latency α instead; host ops have none.

@@ -39,18 +39,8 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
     if (op.cls == OpClass::attention) {
         const double peak = *chip.peak(op.precision) * 1e12;
         const bool backward = std::string_view(op.variant) == "backward";
-        double rate = best;
-        if (backward && chip.attention_backward_efficiency > 0) {
-            rate = peak * chip.attention_backward_efficiency;
-        } else if (chip.attention_efficiency > 0) {
-            rate = peak * chip.attention_efficiency;
-        }
-        // Shorter rows run slower: k / (k + k½) of the best rate (METHODOLOGY.md §9.4).
-        const double half = backward && chip.attention_backward_half_keys > 0 ? chip.attention_backward_half_keys
-                                                                               : chip.attention_half_keys;
-        const double k = op.keys_per_query;
-        if (k > 0 && half > 0) rate *= k / (k + half);
-        return rate;
+        if (backward && chip.attention_backward_efficiency > 0) return peak * chip.attention_backward_efficiency;
+        if (chip.attention_efficiency > 0) return peak * chip.attention_efficiency;
     }
     return best;
 }
@@ -75,7 +65,9 @@ Roofs roofs_of(const Op& op, const Spans* spans, const TimingContext& ctx) {
         return r;
     }
     const double flops_per_s = achievable_flops(op, ctx);
-    if (flops_per_s > 0) r.compute_s = (1.0 / flops_per_s) * op.flops;
+    // Fused attention's rows add their fixed work at the kernel's rate (expected model only).
+    const double row_work = expected ? attention_row_work_flops(op, ctx.chip) : 0.0;
+    if (flops_per_s > 0) r.compute_s = (1.0 / flops_per_s) * (op.flops + constant(row_work));
     // Dequantization on the vector units, in the same SMs as the tensor work: added to it.
     const auto vector_peak = ctx.chip.peak(Precision::fp32);
     if (vector_peak && *vector_peak > 0) r.compute_s = r.compute_s + (1.0 / (*vector_peak * 1e12)) * op.vector_flops;

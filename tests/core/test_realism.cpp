@@ -6,6 +6,7 @@
 #include "inference/max_batch.hpp"
 #include "io/scenario_json.hpp"
 #include "network/collective.hpp"
+#include "ops/backward.hpp"
 #include "ops/lower.hpp"
 #include "perf/context_sum.hpp"
 #include "perf/realism.hpp"
@@ -187,50 +188,69 @@ TEST_CASE("an engine that does not fuse gate and up runs two GEMMs of half the w
 
 TEST_CASE("fused attention runs slower on shorter rows: FlashAttention-3's and -2's published rates") {
     // The papers' benchmark: 16k tokens a batch (batch = 16384 / s), hidden 2048 = 16 heads of
-    // 128, FLOPs 4·s²·d·heads per sequence, halved when causal, backward 2.5 × forward.
-    const auto rate = [](const Chip& chip, double s, double keys, bool backward) {
+    // 128, FLOPs 4·s²·d·heads per sequence, halved when causal, backward 2.5 × forward. Its
+    // 16384 · 16 query rows each pay the row's fixed work once (one kernel call).
+    const auto rate = [](const Chip& chip, double s, bool causal, bool backward) {
+        const double scale = backward ? 2.5 : 1.0;
         Op a;
         a.cls = OpClass::attention;
         a.precision = Precision::bf16;
         a.variant = backward ? "backward" : "";
-        a.keys_per_query = keys;
-        const double causal = keys < s ? 0.5 : 1.0;
-        a.flops = constant((backward ? 2.5 : 1.0) * (16384 / s) * 4 * s * s * 128 * 16 * causal);
+        a.flops = constant(scale * (16384 / s) * 4 * s * s * 128 * 16 * (causal ? 0.5 : 1.0));
+        a.row_flops = scale * 4 * 128 * 16384 * 16;
         const TimingContext ctx{chip, Engine{}, TimingModel::expected};
         return a.flops.base / roofs_of(a, nullptr, ctx).compute_s.base / 1e12;
     };
     const Chip h100 = preset_chip("h100-sxm");
-    // Shah et al. 2024 (arXiv:2407.08608 v2), head dim 128: causal forward (Figure 5(d)) 292,
-    // 521, 602 TFLOP/s at s = 512, 2k, 8k; backward, non-causal only (Figure 6(b)), 316 and 542
-    // at 512 and 4k. The mean keys per query: (s + 1)/2 causal, s otherwise.
-    CHECK(rate(h100, 512, 256.5, false) == doctest::Approx(292).epsilon(0.05));
-    CHECK(rate(h100, 2048, 1024.5, false) == doctest::Approx(521).epsilon(0.05));
-    CHECK(rate(h100, 8192, 4096.5, false) == doctest::Approx(602).epsilon(0.05));
-    CHECK(rate(h100, 512, 512, true) == doctest::Approx(316).epsilon(0.05));
-    CHECK(rate(h100, 4096, 4096, true) == doctest::Approx(542).epsilon(0.05));
-    // Dao 2023 (arXiv:2307.08691 v1), A100, head dim 128, causal: forward (Figure 5(d)) 132 and
-    // 200 TFLOP/s at 512 and 8k, backward (Figure 6(d)) 90 and 176.
+    // Shah et al. 2024 (arXiv:2407.08608 v2), head dimension 128: causal forward (Figure 5(d))
+    // 292, 521, 602 TFLOP/s at s = 512, 2k, 8k; backward, non-causal only (Figure 6(b)), 316 and
+    // 542 at 512 and 4k.
+    CHECK(rate(h100, 512, true, false) == doctest::Approx(292).epsilon(0.05));
+    CHECK(rate(h100, 2048, true, false) == doctest::Approx(521).epsilon(0.05));
+    CHECK(rate(h100, 8192, true, false) == doctest::Approx(602).epsilon(0.05));
+    CHECK(rate(h100, 512, false, true) == doctest::Approx(316).epsilon(0.05));
+    CHECK(rate(h100, 4096, false, true) == doctest::Approx(542).epsilon(0.05));
+    // Dao 2023 (arXiv:2307.08691 v1), A100, head dimension 128, causal: forward (Figure 5(d)) 132
+    // and 200 TFLOP/s at 512 and 8k, backward (Figure 6(d)) 90 and 176.
     const Chip a100 = preset_chip("a100-sxm-80gb");
-    CHECK(rate(a100, 512, 256.5, false) == doctest::Approx(132).epsilon(0.05));
-    CHECK(rate(a100, 8192, 4096.5, false) == doctest::Approx(200).epsilon(0.05));
-    CHECK(rate(a100, 512, 256.5, true) == doctest::Approx(90).epsilon(0.05));
-    CHECK(rate(a100, 8192, 4096.5, true) == doctest::Approx(176).epsilon(0.05));
-    // No row length known (decode): the best rate, 0.662 of 989.
-    CHECK(rate(h100, 8192, 0, false) == doctest::Approx(0.662 * 989).epsilon(1e-9));
+    CHECK(rate(a100, 512, true, false) == doctest::Approx(132).epsilon(0.05));
+    CHECK(rate(a100, 8192, true, false) == doctest::Approx(200).epsilon(0.05));
+    CHECK(rate(a100, 512, true, true) == doctest::Approx(90).epsilon(0.05));
+    CHECK(rate(a100, 8192, true, true) == doctest::Approx(176).epsilon(0.05));
+    // The roofline bound ignores the rows' fixed work: the matrix rate, 0.803 of 989.
+    Op a;
+    a.cls = OpClass::attention;
+    a.precision = Precision::bf16;
+    a.flops = constant(1e12);
+    a.row_flops = 1e9;
+    const TimingContext bound{h100, Engine{}, TimingModel::roofline};
+    CHECK(roofs_of(a, nullptr, bound).compute_s.base == doctest::Approx(1e12 / (0.803 * 989e12)));
+    // A chip with a half-rate length but no attention fraction: the matrix rate, and the rows.
+    Chip plain = h100;
+    plain.attention_efficiency = plain.attention_backward_efficiency = 0;
+    const TimingContext expected{plain, Engine{}, TimingModel::expected};
+    CHECK(roofs_of(a, nullptr, expected).compute_s.base == doctest::Approx((1e12 + 302.5e9) / (0.803 * 989e12)));
 }
 
-TEST_CASE("the keys each query attends in one attention kernel call") {
-    // A 4096-token prompt: token i attends i keys, mean (4096 + 1)/2.
-    CHECK(attention_keys_per_query(prefill_pass(1, 4096, 4096), 0) == doctest::Approx(2048.5));
-    // Its last 3072 tokens after a 1024-token cached prefix: 1024 + (3072 + 1)/2.
-    CHECK(attention_keys_per_query(prefill_pass(1, 4096, 4096, 1024), 0) == doctest::Approx(2560.5));
-    // A 1024-token window: the first 1024 tokens attend 512.5 on average, the other 3072 all
-    // 1024: (1024 · 512.5 + 3072 · 1024) / 4096 = 896.125.
-    CHECK(attention_keys_per_query(prefill_pass(1, 4096, 4096), 1024) == doctest::Approx(896.125));
-    // Training, 8192 tokens over CP 2: each ring step's call sees the chip's 4096 queries
-    // against half a block, (4096 + 1)/2, the same as its own causal block.
-    CHECK(attention_keys_per_query(training_pass(1, 8192, 2), 0) == doctest::Approx(2048.5));
-    CHECK(attention_keys_per_query(training_pass(1, 8192, 1), 0) == doctest::Approx(4096.5));
-    // Decode: the context varies with L, so no row length.
-    CHECK(attention_keys_per_query(decode_pass(1, 4096), 0) == 0);
+TEST_CASE("a fused attention kernel's query rows: tokens × heads, once per kernel call") {
+    // The tiny model: 8 query heads of 128 on one chip; 4 FLOPs per pair and head dimension.
+    Scenario s = test::tiny_scenario(1, 2, 100, 10);
+    const Stage stage = test::whole_model(s);
+    const auto rows = [&](const Pass& p) {
+        const std::vector<Op> ops =
+            lower_forward(LowerInput{s.model, stage, s.parallelism, s.workload.inference.precision, p, Engine{}, true});
+        return op_named(ops, "attention").row_flops / (4 * 128);
+    };
+    CHECK(rows(prefill_pass(2, 100, 110)) == 2 * 8 * 100);        // 2 prompts of 100 tokens
+    CHECK(rows(prefill_pass(2, 100, 110, 40)) == 2 * 8 * 60);     // 40 of them cached
+    CHECK(rows(chunk_pass(2, 25, 0, 110)) == 2 * 8 * 25);         // any chunk: its 25 tokens
+    CHECK(rows(decode_pass(2, 110)) == 2 * 8 * 1);                // one token a sequence
+    // Training over CP 2: 50 of the 100 tokens on each chip, each row in both ring steps' calls.
+    s.parallelism.cp = 2;
+    CHECK(rows(training_pass(2, 100, 2)) == 2 * 8 * 50 * 2);
+    // The backward's rows cost 2.5 × as much per key, like its FLOPs.
+    const std::vector<Op> fwd = lower_forward(
+        LowerInput{s.model, stage, s.parallelism, s.workload.inference.precision, training_pass(2, 100, 2), Engine{}, true});
+    const std::vector<Op> bwd = lower_backward(fwd, Recompute::none, Precision::bf16);
+    CHECK(op_named(bwd, "attention").row_flops == doctest::Approx(2.5 * op_named(fwd, "attention").row_flops));
 }

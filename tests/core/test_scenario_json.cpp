@@ -229,6 +229,21 @@ TEST_CASE("preset overrides merge nested objects (JSON Merge Patch)") {
     CHECK(s.system.chip.matrix_efficiency_default == doctest::Approx(0.803));  // kept from the preset
 }
 
+TEST_CASE("fused attention's half-rate keys: read, echoed, and refused outside [0, 10^6]") {
+    Json doc = base();
+    doc["system"]["chip"] = {{"preset", "h100-sxm"}, {"efficiency", {{"attention_half_keys", 150}}}};
+    const Scenario s = parse_scenario(doc);
+    CHECK(s.system.chip.attention_half_keys == 150);
+    CHECK(s.system.chip.attention_backward_half_keys == 427);  // the preset's
+    const Json written = to_json(s);
+    CHECK(written["system"]["chip"]["efficiency"]["attention_half_keys"] == 150);
+    CHECK(written["system"]["chip"]["efficiency"]["attention_backward_half_keys"] == 427);
+    doc["system"]["chip"]["efficiency"]["attention_half_keys"] = -1;
+    CHECK(error_of(doc).first == "system.chip.efficiency.attention_half_keys");
+    doc["system"]["chip"]["efficiency"] = {{"attention_backward_half_keys", 2e6}};
+    CHECK(error_of(doc).first == "system.chip.efficiency.attention_backward_half_keys");
+}
+
 TEST_CASE("a single chip needs no network, and its resolved scenario round-trips") {
     Json doc = base();
     // The chip without its reference system (a merge patch's null removes the key).

@@ -24,11 +24,11 @@ const BASE_FIELDS = [
   { key: 'efficiency.matrix.default', label: 'Matrix efficiency', step: 0.01, title: 'Achievable fraction of the matrix peak, for formats without their own' },
   { key: 'efficiency.memory', label: 'Memory efficiency', step: 0.01, title: 'Achievable fraction of the HBM bandwidth (streaming kernels)' },
   { key: 'efficiency.attention', label: 'Attention efficiency', step: 0.01, optional: true, title: 'Fused attention’s fraction of the matrix peak; 0 or empty: the matrix efficiency' },
-  { key: 'efficiency.attention_half_keys', label: 'Attention half-rate keys', step: 1, optional: true, title: 'Keys per query at which fused attention runs at half its best rate (shorter prompts run slower); 0 or empty: no length effect' },
+  { key: 'efficiency.attention_half_keys', label: 'Attention row work (keys)', step: 'any', optional: true, title: 'Fixed work of each query row of fused attention, in keys: a row of k keys runs at k / (k + this) of the attention efficiency (short prompts run slower); 0 or empty: none' },
+  { key: 'efficiency.attention_backward', label: 'Attention backward efficiency', step: 0.01, optional: true, title: 'Training: fused attention backward’s fraction of the matrix peak; 0 or empty: the forward’s' },
+  { key: 'efficiency.attention_backward_half_keys', label: 'Attention backward row work (keys)', step: 'any', optional: true, title: 'Training: the backward’s row work, in its keys; 0 or empty: the forward’s' },
   { key: 'tdp_w', label: 'TDP (W)', optional: true, title: 'Board power at full activity (for energy and owned cost)' },
 ];
-
-const OPTIONAL_EFFICIENCIES = ['efficiency.attention', 'efficiency.attention_half_keys'];
 
 export function chipFields(doc) {
   const peaks = PEAK_FORMATS.map((f) => ({ key: `peak_tflops.${f}`, label: `Peak ${f} (TFLOP/s)`, optional: true,
@@ -39,8 +39,11 @@ export function chipFields(doc) {
   return [...peaks, hbm, bw, matrix, ...perFormat, ...rest];
 }
 
-// Every chip key a link may name (the per-format matrix efficiencies of any format).
-const CHIP_KEYS = new Set([...chipFields({ efficiency: { matrix: Object.fromEntries(PEAK_FORMATS.map((f) => [f, 1])) } }).map((f) => f.key)]);
+// Every chip key a link may name (the per-format matrix efficiencies of any format), and those
+// that "none" may remove (the optional fields).
+const ALL_CHIP_FIELDS = chipFields({ efficiency: { matrix: Object.fromEntries(PEAK_FORMATS.map((f) => [f, 1])) } });
+const CHIP_KEYS = new Set(ALL_CHIP_FIELDS.map((f) => f.key));
+const OPTIONAL_KEYS = new Set(ALL_CHIP_FIELDS.filter((f) => f.optional).map((f) => f.key));
 export const HOST_FIELDS = [
   { key: 'link_gbps', label: 'Host link (GB/s)', title: 'Chip ↔ host bandwidth, one direction (PCIe)' },
   { key: 'memory_gb', label: 'Host memory per chip (GB)' },
@@ -192,8 +195,8 @@ export function readHardware(q, machine, presets, { number }) {
     const text = q.get(key);
     const field = key.slice(5);
     if (text === 'none') {
-      if (!field.startsWith('peak_tflops.') && !OPTIONAL_EFFICIENCIES.includes(field) && field !== 'tdp_w') {
-        throw new Error(`${key} = "none": only a peak, an attention efficiency or the TDP can be left out`);
+      if (!OPTIONAL_KEYS.has(field)) {
+        throw new Error(`${key} = "none": only a peak, an attention setting or the TDP can be left out`);
       }
       machine.chip.edits[field] = null;
     } else machine.chip.edits[field] = number(key, text);
