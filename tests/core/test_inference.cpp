@@ -94,6 +94,14 @@ TEST_CASE("hand check: Llama-2-70B on 8x H100, TP=8, bf16, batch 1, 2048 + 256")
     CHECK(op_named(r.phase("prefill"), "mlp_up").bound == Bound::compute);
     CHECK(r.memory.fits);
     CHECK(r.warnings.empty());
+
+    // Prefill attention per layer (METHODOLOGY.md §21, §9.4): 4·8 heads·128·2048·2049/2 =
+    // 8 594 128 896 FLOPs, plus 302.5 keys of row work for each of its 8·2048 rows
+    // (302.5 · 4·128 · 16 384 = 2 537 553 920), at 989e12 · 0.662, plus the 5.7 µs kernel cost.
+    CHECK(op_named(r.phase("prefill"), "attention").time_s ==
+          doctest::Approx((8'594'128'896.0 + 2'537'553'920.0) / (989e12 * 0.662) + 5.7e-6).epsilon(1e-9));
+    // The expected TTFT summed by hand in §21: 82.729 ms.
+    CHECK(r.summary.ttft_s == doctest::Approx(82.729e-3).epsilon(2e-5));
 }
 
 TEST_CASE("causal masking halves attention work in prefill — unfused attention writes scores") {
