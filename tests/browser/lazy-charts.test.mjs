@@ -33,7 +33,9 @@ test('the first number appears before the delayed chart library, and the charts 
   await page.waitForFunction(() => window.__first !== null, null, { timeout: 10000 });
   const first = await page.evaluate(() => window.__first);
   const chartsAt = await page.evaluate(() => Boolean(window.echarts));
-  assert.ok(first < 1500, `the first number after ${first.toFixed(0)} ms`);
+  // Before the library could have arrived (held 3 s): a timing bound, not a speed test (the
+  // page's speed is measured by tests/browser/perf-measure.mjs), so a loaded machine passes.
+  assert.ok(first < 3000, `the first number after ${first.toFixed(0)} ms, not before the library`);
   assert.equal(chartsAt, false, 'the number came before the chart library');
   // Meanwhile every chart's numbers are there as a table.
   assert.ok(await page.$$eval('#memory-chart + .chart-alt tbody tr', (rows) => rows.length) >= 2);
