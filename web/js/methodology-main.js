@@ -22,6 +22,9 @@ async function start() {
   }
   // The Markdown is the project's own file, not user input.
   doc.innerHTML = marked.parse(text, { gfm: true });
+  // Code blocks and tables scroll sideways when wide (css/style.css .doc): focusable, so
+  // that a keyboard can scroll them too.
+  for (const box of doc.querySelectorAll('pre, table')) box.tabIndex = 0;
   const toc = [];
   const used = new Set();
   for (const heading of doc.querySelectorAll('h2, h3')) {

@@ -1,8 +1,9 @@
 // The colour theme: light, dark, or the system's (prefers-color-scheme), chosen with a
-// switch in the header and remembered in localStorage (which throws in a sandboxed
-// iframe: then the choice lasts as long as the page). theme-boot.js applied the saved
-// choice before the first paint; this module adds the switch and keeps <html data-theme>
-// current. A change fires "envelope:theme" on the document (the charts redraw on it).
+// switch in the header of each page (calculator, validation, methodology) and remembered
+// in localStorage (which throws in a sandboxed iframe: then the choice lasts as long as
+// the page). theme-boot.js applied the saved choice before the first paint; this module
+// adds the switch and keeps <html data-theme> current. A change fires "envelope:theme" on
+// the document (the charts redraw on it: views/chart.js).
 import { h } from './dom.js';
 
 const KEY = 'envelope-theme';

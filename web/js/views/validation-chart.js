@@ -47,6 +47,7 @@ export function validationOption(cases, width = 800) {
     tooltip: {
       trigger: 'item',
       confine: true,
+      className: 'echarts-tooltip', // css/theme.css: the dark card in the dark theme
       formatter: (p) => {
         const c = p.data?.case;
         if (!c) return '';
@@ -58,12 +59,12 @@ export function validationOption(cases, width = 800) {
     },
     // The ends of the range are not round numbers; only the decades are labelled.
     xAxis: {
-      type: 'log', name: 'measured', nameLocation: 'middle', nameGap: 30, min: lo, max: hi,
+      type: 'log', name: 'measured', nameLocation: 'middle', nameGap: 30, min: lo, max: hi, nameTextStyle: { color: AXIS },
       axisLabel: { color: AXIS, formatter: (v) => fmt.compact(v), showMinLabel: false, showMaxLabel: false },
       splitLine: { lineStyle: { color: GRID } },
     },
     yAxis: {
-      type: 'log', name: 'predicted', nameLocation: 'middle', nameGap: 48, min: lo, max: hi,
+      type: 'log', name: 'predicted', nameLocation: 'middle', nameGap: 48, min: lo, max: hi, nameTextStyle: { color: AXIS },
       axisLabel: { color: AXIS, formatter: (v) => fmt.compact(v), showMinLabel: false, showMaxLabel: false },
       splitLine: { lineStyle: { color: GRID } },
     },
