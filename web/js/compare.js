@@ -8,6 +8,35 @@ import * as fmt from './format.js';
 // Pins kept beside the current scenario: four columns at most.
 export const MAX_PINS = 3;
 
+// A pin's name, which the person may give it (else its automatic one, "Pin 1"): kept in the
+// pin's state as `label` and in the link (state.js). At most MAX_LABEL characters, without
+// control characters (tabs and line breaks become spaces) or the invisible marks that
+// reorder text (bidirectional overrides), spaces collapsed and trimmed.
+export const MAX_LABEL = 40;
+const LINE_BREAKS = /[\t\n\r\v\f\u0085\u2028\u2029]/gu;
+const CONTROLS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+const plainLabel = (text) => text.replace(LINE_BREAKS, ' ').replace(CONTROLS, '').replace(/\s+/gu, ' ').trim();
+
+// -> the name, or null when nothing is left.
+export function cleanLabel(text) {
+  if (typeof text !== 'string') return null;
+  return Array.from(plainLabel(text)).slice(0, MAX_LABEL).join('').trim() || null;
+}
+
+// What cleanLabel takes out of a name read from a link, in words ("was shortened to 40
+// characters"), or null when nothing.
+export function labelProblems(text) {
+  if (typeof text !== 'string') return null;
+  const out = [];
+  if (text.replace(LINE_BREAKS, ' ').search(CONTROLS) >= 0) out.push('had control characters, which were taken out');
+  if (Array.from(plainLabel(text)).length > MAX_LABEL) out.push(`was shortened to ${MAX_LABEL} characters`);
+  return out.length ? out.join(' and ') : null;
+}
+
+// The name a pin goes by: its own, else "Pin 2" (i: its place, from 0).
+export const pinName = (pin, i) => cleanLabel(pin?.label) ?? `Pin ${i + 1}`;
+
 // The headline rows: id, label, how to read a value from a result, how to show it, and which
 // way is better (-1 lower, +1 higher, 0 neither).
 const ROWS = [

@@ -1,10 +1,13 @@
 // The cost catalogue the page offers as choices: the cloud offerings (presets/costs/cloud.json:
 // provider, instance, chip, $/chip-hour, date, source), the process nodes
-// (presets/costs/process-nodes.json) and the economic defaults (presets/costs/defaults.json).
+// (presets/costs/process-nodes.json), the economic defaults (presets/costs/defaults.json) and
+// the manufacturing constants (presets/costs/packaging.json: a custom wafer's defaults).
 // The engine has them built in; the page reads the same files as static assets (dev.sh
 // copies them into the site), once, on first use.
-//   loadCostCatalog() -> Promise<{ offerings, nodes, defaults }>   (empty lists when a file is missing)
-const FILES = { offerings: ['cloud.json', 'offerings'], nodes: ['process-nodes.json', 'nodes'], defaults: ['defaults.json', null] };
+//   loadCostCatalog() -> Promise<{ offerings, nodes, defaults, packaging }>   (empty when a file is missing)
+const FILES = {
+  offerings: ['cloud.json', 'offerings'], nodes: ['process-nodes.json', 'nodes'], defaults: ['defaults.json', null], packaging: ['packaging.json', null],
+};
 
 let pending = null;
 

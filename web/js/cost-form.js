@@ -1,12 +1,14 @@
 // The Cost inputs of the form: the pricing (the presets' choice, rent per chip-hour with a
 // picker of public cloud offerings, or own: the chip's price, its years, the electricity),
 // the PUE, and the accelerator package editor (its kind, its dies with their area, count and
-// process node, its HBM stacks, the volume made). The state's fields are cost.js's; an empty
-// number input is the engine's default, shown as its placeholder ("auto: 6.155").
+// process node: a preset, or a custom wafer with its price, defect density, critical level and
+// NRE; its HBM stacks, the volume made). The state's fields are cost.js's; an empty number
+// input is the engine's default, shown as its placeholder ("auto: 6.155").
 import { h, $ } from './dom.js';
-import { num } from './format.js';
+import { compact, num } from './format.js';
 import {
-  COST_NUMBERS, DIE_START, PACKAGE_KINDS, PACKAGE_LABELS, PACKAGE_START, YIELD_LABELS, YIELD_MODELS, effectivePricing, emptyCost,
+  COST_NUMBERS, CUSTOM_NODE, DIE_START, NODE_FIELDS, PACKAGE_KINDS, PACKAGE_LABELS, PACKAGE_START, YIELD_LABELS, YIELD_MODELS,
+  customNode, effectivePricing, emptyCost, isCustomNode,
 } from './cost.js';
 import { loadCostCatalog, offeringFor, offeringGroups } from './cost-catalog.js';
 import { chipOf } from './training.js';
@@ -25,11 +27,15 @@ const DIE_FIELDS = [
   { key: 'node', label: 'Process node', kind: 'select' },
 ];
 const dieId = (i, key) => `pkg-die-${i}-${key}`;
+// The ranges of a custom wafer's fields (the engine's), said once under them.
+const bound = (x) => (x >= 1e4 ? compact(x) : num(x));
+const CUSTOM_HINT = `Ranges: ${NODE_FIELDS.map((f) => `${f.label.replace(/^\w/, (c) => c.toLowerCase())} ${bound(f.min)} – ${bound(f.max)}`).join('; ')}. `
+  + 'The NRE is spread over the volume made and scaled by the die’s area, as a preset node’s is. Empty: the engine’s default.';
 
 // update(edit): applies an edit to a copy of the state; readNumber(el, {optional}): the form's
 // reader (records entries that are not numbers in `invalid`, field id -> message).
 export function createCostForm(presets, { update, readNumber, invalid }) {
-  let catalog = { offerings: [], nodes: [], defaults: {} };
+  let catalog = { offerings: [], nodes: [], defaults: {}, packaging: {} };
   let current = null;
   let resolved = null; // the last result's resolved cost inputs (result.scenario.cost) and pricing
   const costOf = (state) => state.cost ?? emptyCost();
@@ -87,7 +93,7 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
     }));
   }
   $('#pkg-add-die').addEventListener('click', () => edit((c) => {
-    if (c.package) c.package.dies.push({ ...DIE_START, node: c.package.dies.at(-1)?.node ?? DIE_START.node });
+    if (c.package) c.package.dies.push({ ...DIE_START, node: structuredClone(c.package.dies.at(-1)?.node ?? DIE_START.node) });
   }));
 
   // The die rows: drawn again only when their number changes (a rewrite would take the focus).
@@ -97,11 +103,20 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
     const { die, key } = e.target.dataset;
     if (die === undefined) return;
     const i = Number(die);
+    const nodeField = NODE_FIELDS.find((f) => f.key === key);
+    if (key === 'node' && e.target.value !== CUSTOM_NODE) for (const f of NODE_FIELDS) invalid.delete(dieId(i, f.key));
     edit((c) => {
       const d = c.package?.dies[i];
       if (!d) return;
-      if (key === 'name' || key === 'node') d[key] = e.target.value;
-      else {
+      if (key === 'name') d.name = e.target.value;
+      else if (key === 'node') {
+        // Custom: from the numbers of the node it was on.
+        if (e.target.value !== CUSTOM_NODE) d.node = e.target.value;
+        else if (!isCustomNode(d.node)) d.node = customNode(catalog.nodes.find((n) => n.id === d.node));
+      } else if (nodeField) {
+        const value = readNumber(e.target, { optional: !nodeField.required });
+        if (value !== undefined && isCustomNode(d.node)) d.node[key] = value;
+      } else {
         const value = readNumber(e.target);
         if (value !== undefined) d[key] = value;
       }
@@ -110,34 +125,43 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
   diesBox.addEventListener('click', (e) => {
     const i = e.target.dataset?.remove;
     if (i === undefined) return;
-    for (const f of DIE_FIELDS) invalid.delete(dieId(i, f.key));
+    for (const f of [...DIE_FIELDS, ...NODE_FIELDS]) invalid.delete(dieId(i, f.key));
     edit((c) => { c.package?.dies.splice(Number(i), 1); });
   });
 
+  // The presets, a node the link named that is none of them, and a custom wafer.
   function nodeOptions(select, chosen) {
     const ids = catalog.nodes.map((n) => n.id);
     const key = [...ids, chosen].join(' ');
     if (select.dataset.nodes === key) return;
     select.dataset.nodes = key;
     select.replaceChildren(...catalog.nodes.map((n) => h('option', { value: n.id, text: `${n.id} · $${num(n.wafer_usd)} per wafer` })),
-      ids.includes(chosen) ? null : h('option', { value: chosen, text: chosen }));
+      ids.includes(chosen) || chosen === CUSTOM_NODE ? null : h('option', { value: chosen, text: chosen }),
+      h('option', { value: CUSTOM_NODE, text: 'Custom wafer…' }));
   }
+
+  // A field of the die, with its label, its control and its error line.
+  function dieField(i, f, control) {
+    const id = dieId(i, f.key);
+    return h('div', { class: 'field', dataset: { field: id, label: `Die ${i + 1}: ${f.label}` } },
+      h('label', { for: id, text: f.label }), control,
+      h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true }));
+  }
+  const common = (i, key) => ({ id: dieId(i, key), dataset: { die: i, key }, 'aria-describedby': `${dieId(i, key)}-error` });
 
   function dieRows(dies) {
     if (dies.length === drawnDies) return;
     drawnDies = dies.length;
     diesBox.replaceChildren(...dies.map((_, i) => h('fieldset', { class: 'pkg-die', dataset: { die: i } },
       h('legend', { text: `Die ${i + 1}` }),
-      h('div', { class: 'grid-2' }, DIE_FIELDS.map((f) => {
-        const id = dieId(i, f.key);
-        const common = { id, dataset: { die: i, key: f.key }, 'aria-describedby': `${id}-error` };
-        const control = f.kind === 'select' ? h('select', common)
-          : f.kind === 'text' ? h('input', { ...common, type: 'text', spellcheck: 'false', placeholder: `die ${i}` })
-            : h('input', { ...common, type: 'number', inputmode: f.int ? 'numeric' : 'decimal', min: f.int ? 1 : 0, step: f.int ? 1 : 'any' });
-        return h('div', { class: 'field', dataset: { field: id, label: `Die ${i + 1}: ${f.label}` } },
-          h('label', { for: id, text: f.label }), control,
-          h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true }));
-      })),
+      h('div', { class: 'grid-2' }, DIE_FIELDS.map((f) => dieField(i, f, f.kind === 'select' ? h('select', common(i, f.key))
+        : f.kind === 'text' ? h('input', { ...common(i, f.key), type: 'text', spellcheck: 'false', placeholder: `die ${i}` })
+          : h('input', { ...common(i, f.key), type: 'number', inputmode: f.int ? 'numeric' : 'decimal', min: f.int ? 1 : 0, step: f.int ? 1 : 'any' })))),
+      h('div', { class: 'pkg-custom-node', id: dieId(i, 'custom'), role: 'group', 'aria-label': `Die ${i + 1}: custom wafer`, hidden: true },
+        h('div', { class: 'grid-2' }, NODE_FIELDS.map((f) => dieField(i, f, h('input', {
+          ...common(i, f.key), type: 'number', inputmode: 'decimal', min: f.min, max: f.max, step: 'any', required: f.required,
+        })))),
+        h('p', { class: 'hint', text: CUSTOM_HINT })),
       dies.length > 1 ? h('button', { type: 'button', class: 'link-button', dataset: { remove: i }, text: `Remove die ${i + 1}` }) : null)));
   }
 
@@ -213,8 +237,16 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
     $('[data-field="pkg-bridge_area_mm2"]').hidden = p.kind !== 'bridge';
     dieRows(p.dies);
     p.dies.forEach((d, i) => {
-      nodeOptions($(`#${dieId(i, 'node')}`), d.node);
-      for (const f of DIE_FIELDS) set($(`#${dieId(i, f.key)}`), d[f.key] ?? '');
+      const custom = isCustomNode(d.node);
+      nodeOptions($(`#${dieId(i, 'node')}`), custom ? CUSTOM_NODE : d.node);
+      for (const f of DIE_FIELDS) set($(`#${dieId(i, f.key)}`), f.key === 'node' && custom ? CUSTOM_NODE : d[f.key] ?? '');
+      $(`#${dieId(i, 'custom')}`).hidden = !custom;
+      for (const f of NODE_FIELDS) {
+        const input = $(`#${dieId(i, f.key)}`);
+        set(input, custom ? d.node[f.key] ?? '' : '');
+        const auto = f.key === 'critical_level' ? catalog.packaging?.manufacture?.critical_level : 0;
+        input.placeholder = f.required ? 'required' : auto != null ? `auto: ${num(auto)}` : 'auto';
+      }
     });
   }
 

@@ -6,6 +6,9 @@
 //                  usd_per_chip_hour, chip_usd, amortization_years, usd_per_kwh, pue,
 //                                                        each null: the engine's default
 //                  package: null | { kind, yield_model, dies: [{name, area_mm2, count, node}],
+//                                    (node: a process-node preset's id, or a custom wafer
+//                                     { wafer_usd, defect_density_per_cm2, critical_level, nre_usd },
+//                                     the last two null: the engine's default)
 //                                    hbm: null | {stacks, usd_per_stack, area_mm2},
 //                                    volume, test_usd, bridge_area_mm2 } }
 // Only the prices of the pricing chosen go to the engine ($/chip-hour for cloud; the chip's
@@ -17,6 +20,10 @@
 //   [&pkg=si_interposer[&pkg.yield=poisson]&pkg.die1.name=GH100&pkg.die1.area=814
 //    &pkg.die1.count=1&pkg.die1.node=5nm-actuary-2022 ...&pkg.hbm=5&pkg.hbm_usd=300
 //    &pkg.hbm_area=110[&pkg.volume=1000000][&pkg.test_usd=50][&pkg.bridge_area=20]]
+//   A die on a custom wafer (core/SCHEMA.md § package, `node` as an object):
+//    &pkg.die1.node=custom&pkg.die1.wafer_usd=17000&pkg.die1.defect_density=0.11
+//    [&pkg.die1.critical_level=10][&pkg.die1.nre_usd=542000000]
+//   (a missing wafer price or defect density is left empty, for the engine to ask for).
 export const PRICINGS = ['cloud', 'owned'];
 export const PACKAGE_KINDS = ['organic', 'fan_out', 'si_interposer', 'bridge'];
 export const YIELD_MODELS = ['negative_binomial', 'poisson', 'murphy'];
@@ -47,6 +54,22 @@ export const PACKAGE_START = {
 };
 export const DIE_START = { name: '', area_mm2: 100, count: 1, node: '5nm-actuary-2022' };
 
+// A die's node on a custom wafer: its fields with their units and ranges (core/io/package_json.cpp
+// read_node; the engine checks them), whether it must be given, and its link key.
+export const CUSTOM_NODE = 'custom';
+export const NODE_FIELDS = [
+  { key: 'wafer_usd', link: 'wafer_usd', label: 'Wafer price ($ per 300 mm wafer)', min: 1, max: 1e7, required: true },
+  { key: 'defect_density_per_cm2', link: 'defect_density', label: 'Defect density (per cm²)', min: 0, max: 100, required: true },
+  { key: 'critical_level', link: 'critical_level', label: 'Critical level (defect clustering)', min: 0.1, max: 1000 },
+  { key: 'nre_usd', link: 'nre_usd', label: 'Design NRE ($ at 300 mm² of die)', min: 0, max: 1e12 },
+];
+export const isCustomNode = (node) => node !== null && typeof node === 'object';
+// A custom wafer with the numbers of a preset node (catalog entry), or empty.
+export const customNode = (preset = null) => ({
+  wafer_usd: preset?.wafer_usd ?? null, defect_density_per_cm2: preset?.defect_density_per_cm2 ?? null,
+  critical_level: null, nre_usd: preset?.nre_usd ?? null,
+});
+
 // The pricing the page shows fields for: the chosen one, else what the engine resolved.
 export const effectivePricing = (cost, resolved = null) => cost?.pricing ?? (PRICINGS.includes(resolved) ? resolved : null);
 
@@ -66,7 +89,7 @@ export function costScenario(cost) {
 export function packageScenario(p) {
   const out = { kind: p.kind };
   if (p.yield_model && p.yield_model !== 'negative_binomial') out.yield_model = p.yield_model;
-  out.dies = p.dies.map((d) => ({ ...(d.name ? { name: d.name } : {}), area_mm2: d.area_mm2, count: d.count, node: d.node }));
+  out.dies = p.dies.map((d) => ({ ...(d.name ? { name: d.name } : {}), area_mm2: d.area_mm2, count: d.count, node: nodeScenario(d.node) }));
   if (p.hbm) out.hbm = { stacks: p.hbm.stacks, usd_per_stack: p.hbm.usd_per_stack, area_mm2: p.hbm.area_mm2 };
   if (p.volume) out.volume = p.volume;
   if (p.test_usd) out.test_usd = p.test_usd;
@@ -74,8 +97,14 @@ export function packageScenario(p) {
   return out;
 }
 
-// A scenario document's cost block -> state.cost. Throws on what the form cannot show (a die
-// on a custom wafer, package inputs beyond the editor's).
+// A custom wafer as the engine reads it: its fields given (null: the engine's default).
+function nodeScenario(node) {
+  if (!isCustomNode(node)) return node;
+  return Object.fromEntries(NODE_FIELDS.filter((f) => node[f.key] != null).map((f) => [f.key, node[f.key]]));
+}
+
+// A scenario document's cost block -> state.cost. Throws on what the form cannot show
+// (package inputs beyond the editor's).
 export function costFromDoc(block) {
   const cost = emptyCost();
   if (!block || typeof block !== 'object') return cost;
@@ -89,12 +118,21 @@ export function costFromDoc(block) {
     const known = ['kind', 'yield_model', 'dies', 'hbm', 'volume', 'test_usd', 'bridge_area_mm2'];
     const other = Object.keys(p).filter((k) => !known.includes(k));
     if (other.length) throw new Error(`the package editor cannot show ${other.join(', ')}`);
-    if (!Array.isArray(p.dies) || p.dies.some((d) => typeof d?.node !== 'string')) {
-      throw new Error('the package editor shows dies on a process node preset only');
+    if (!Array.isArray(p.dies) || p.dies.some((d) => typeof d?.node !== 'string' && !isCustomNode(d?.node))) {
+      throw new Error('the package editor shows dies on a process node preset or a custom wafer only');
+    }
+    const fields = NODE_FIELDS.map((f) => f.key);
+    for (const d of p.dies) {
+      if (!isCustomNode(d.node)) continue;
+      const odd = Object.keys(d.node).filter((k) => !fields.includes(k) || typeof d.node[k] !== 'number');
+      if (odd.length) throw new Error(`the package editor cannot show the custom wafer's ${odd.join(', ')}`);
     }
     cost.package = {
       kind: p.kind ?? 'organic', yield_model: p.yield_model ?? 'negative_binomial',
-      dies: p.dies.map((d) => ({ name: d.name ?? '', area_mm2: d.area_mm2, count: d.count ?? 1, node: d.node })),
+      dies: p.dies.map((d) => ({
+        name: d.name ?? '', area_mm2: d.area_mm2, count: d.count ?? 1,
+        node: isCustomNode(d.node) ? { ...customNode(), ...d.node } : d.node,
+      })),
       hbm: p.hbm ? { stacks: p.hbm.stacks, usd_per_stack: p.hbm.usd_per_stack, area_mm2: p.hbm.area_mm2 } : null,
       volume: p.volume ?? 0, test_usd: p.test_usd ?? 0, bridge_area_mm2: p.bridge_area_mm2 ?? PACKAGE_START.bridge_area_mm2,
     };
@@ -107,7 +145,8 @@ export function costFromDoc(block) {
 const DIE_KEYS = { name: 'name', area: 'area_mm2', count: 'count', node: 'node' };
 const PACKAGE_NUMBERS = { volume: 'volume', test_usd: 'test_usd', bridge_area: 'bridge_area_mm2' };
 const HBM_KEYS = { hbm: 'stacks', hbm_usd: 'usd_per_stack', hbm_area: 'area_mm2' };
-const PACKAGE_KEY = /^pkg(?:\.(?:yield|volume|test_usd|bridge_area|hbm|hbm_usd|hbm_area|die([1-9]\d?)\.(?:name|area|count|node)))?$/;
+// (The custom wafer's keys are NODE_FIELDS' `link`s.)
+const PACKAGE_KEY = /^pkg(?:\.(?:yield|volume|test_usd|bridge_area|hbm|hbm_usd|hbm_area|die([1-9]\d?)\.(?:name|area|count|node|wafer_usd|defect_density|critical_level|nre_usd)))?$/;
 
 export const isCostKey = (key) => COST_KEYS.has(key) || PACKAGE_KEY.test(key);
 
@@ -124,8 +163,11 @@ export function costParams(cost, text) {
   p.dies.forEach((d, i) => {
     for (const [key, field] of Object.entries(DIE_KEYS)) {
       if (field === 'name' && !d.name) continue;
-      out.push([`pkg.die${i + 1}.${key}`, typeof d[field] === 'number' ? text(d[field]) : String(d[field])]);
+      const value = field === 'node' && isCustomNode(d.node) ? CUSTOM_NODE : d[field];
+      out.push([`pkg.die${i + 1}.${key}`, typeof value === 'number' ? text(value) : String(value)]);
     }
+    if (!isCustomNode(d.node)) return;
+    for (const f of NODE_FIELDS) if (d.node[f.key] != null) out.push([`pkg.die${i + 1}.${f.link}`, text(d.node[f.key])]);
   });
   if (p.hbm) for (const [key, field] of Object.entries(HBM_KEYS)) out.push([`pkg.${key}`, text(p.hbm[field])]);
   for (const [key, field] of Object.entries(PACKAGE_NUMBERS)) {
@@ -157,6 +199,16 @@ export function readCost(q, state, read) {
     die.area_mm2 = read.number(`pkg.die${i}.area`, q.get(`pkg.die${i}.area`));
     if (q.has(`pkg.die${i}.count`)) die.count = read.number(`pkg.die${i}.count`, q.get(`pkg.die${i}.count`));
     die.node = q.get(`pkg.die${i}.node`);
+    if (die.node === CUSTOM_NODE) {
+      die.node = customNode();
+      for (const f of NODE_FIELDS) {
+        const key = `pkg.die${i}.${f.link}`;
+        if (q.has(key)) die.node[f.key] = read.number(key, q.get(key));
+      }
+    } else {
+      const stray = NODE_FIELDS.map((f) => `pkg.die${i}.${f.link}`).find((k) => q.has(k));
+      if (stray) throw new Error(`"${stray}" is a setting of a custom wafer, and die ${i} is on the process node "${die.node}" (pkg.die${i}.node=custom for one)`);
+    }
     p.dies.push(die);
   }
   const stray = pkgKeys.find((k) => /^pkg\.die(\d+)\./.test(k) && Number(k.match(/^pkg\.die(\d+)/)[1]) > p.dies.length);
@@ -175,12 +227,15 @@ export function readCost(q, state, read) {
 // ---- where the engine's errors go -------------------------------------------------------
 
 // The form's input for a cost path (views/errors.js): cost.pue -> cost-pue,
-// cost.package.dies[1].area_mm2 -> pkg-die-1-area_mm2, cost.package.hbm.stacks -> pkg-hbm-stacks.
+// cost.package.dies[1].area_mm2 -> pkg-die-1-area_mm2, cost.package.hbm.stacks -> pkg-hbm-stacks,
+// cost.package.dies[0].node.wafer_usd -> pkg-die-0-wafer_usd (a custom wafer's field).
 export function costField(path) {
   const p = String(path ?? '');
   let m = p.match(/^cost\.(\w+)$/);
   if (m && m[1] !== 'package') return `cost-${m[1]}`;
   if (p === 'cost') return 'cost-pricing';
+  m = p.match(/^cost\.package\.dies\[(\d+)\]\.node\.(\w+)$/);
+  if (m) return `pkg-die-${m[1]}-${NODE_FIELDS.some((f) => f.key === m[2]) ? m[2] : 'node'}`;
   m = p.match(/^cost\.package\.dies\[(\d+)\](?:\.(\w+))?/);
   if (m) return `pkg-die-${m[1]}-${m[2] === 'count' || m[2] === 'node' || m[2] === 'name' ? m[2] : 'area_mm2'}`;
   if (/^cost\.package\.dies/.test(p)) return 'pkg-die-0-area_mm2';

@@ -95,7 +95,7 @@ async function start() {
   const sweepPanel = createSweepPanel(sweeper, { onView });
   const pins = createPins(engine, { onChange: () => update(state) });
   // Cost against performance for designs around the scenario (tradeoff-panel.js), in the worker.
-  const tradeoffPanel = createTradeoffPanel(sweeper);
+  const tradeoffPanel = createTradeoffPanel(sweeper, { onView });
   // "How?" beside each headline and cost number: its formula with this result's values (explain.js).
   watchExplanations([$('#summary'), $('#cost-summary')], () => lastGood);
   // The fit advice's Apply: its settings go into the form (and the link), and it recomputes.
@@ -194,7 +194,7 @@ async function start() {
     if (lastGood) networkView.render(state, lastGood, { blocked: localErrors.size > 0 });
     pins.render(state, lastGood, { stale: failed });
     sweepPanel.update(evaluated, state.view.sweep, lastFit, pins.scenarios());
-    if (!failed) tradeoffPanel.update(lastGoodScenario, lastGood);
+    if (!failed) tradeoffPanel.update(lastGoodScenario, lastGood, state.view.tradeoff ?? null);
   }
 
   const form = createForm(presets, {

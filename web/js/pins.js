@@ -1,12 +1,13 @@
 // The pinned scenarios (Compare): the page states a person pinned, each evaluated once (on the
 // main thread: one evaluation each, microseconds to milliseconds), and the Compare card drawn
 // from them and the current result (views/compare-view.js). main.js keeps the link: the pins
-// go into it (state.js toLink) and come back from it (fromHash).
+// go into it (state.js toLink) and come back from it (fromHash). A pin's name, when the person
+// gave it one, is its state's `label` (compare.js cleanLabel); else it is "Pin 1", "Pin 2"….
 import { $ } from './dom.js';
 import { toScenario } from './scenario.js';
 import { createChart } from './views/chart.js';
 import { createCompareView } from './views/compare-view.js';
-import { MAX_PINS } from './compare.js';
+import { MAX_PINS, cleanLabel, pinName } from './compare.js';
 
 // onChange(): the pins changed (the link and the views follow).
 export function createPins(engine, { onChange }) {
@@ -28,6 +29,20 @@ export function createPins(engine, { onChange }) {
       pins = [];
       onChange();
     },
+    // A name typed for pin i (empty, or its automatic name: back to that).
+    onRename: (i, text) => {
+      if (!pins[i]) return;
+      const typed = cleanLabel(text);
+      const label = typed === pinName({}, i) ? null : typed;
+      pins = pins.map((pin, j) => {
+        if (j !== i) return pin;
+        const next = { ...pin };
+        if (label) next.label = label;
+        else delete next.label;
+        return next;
+      });
+      onChange();
+    },
   });
 
   function evaluated(pin) {
@@ -47,13 +62,14 @@ export function createPins(engine, { onChange }) {
       pins = (list ?? []).slice(0, MAX_PINS);
     },
     // The pinned scenarios that evaluated, for the sweep's overlays: [{label, scenario}].
-    scenarios: () => pins.map((pin, i) => ({ label: `Pin ${i + 1}`, ...evaluated(pin) }))
+    scenarios: () => pins.map((pin, i) => ({ label: pinName(pin, i), ...evaluated(pin) }))
       .filter((p) => p.result).map(({ label, scenario }) => ({ label, scenario })),
     // state: the current page state; result: the shown result (null before one); stale: the
     // current inputs have an error.
     render(state, result, { stale = false } = {}) {
       current = stale ? null : state;
-      view.render(pins.map(evaluated), result, chart, { stale });
+      view.render(pins.map((pin, i) => ({ ...evaluated(pin), name: pinName(pin, i), named: cleanLabel(pin.label) !== null })),
+        result, chart, { stale });
     },
   };
 }

@@ -23,10 +23,15 @@
 //                                               offload, speculative decoding: serving.js)
 //    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16&sweep=context]
 //                                              (view options, only when not the default)
+//    [&tradeoff=hbm_stacks+chiplets[&tradeoff.1=3+4+5][&tradeoff.2=1+2+4]]
+//                                              (the Trade-off card's knobs, once chosen, and the values
+//                                               typed for each: tradeoff-plan.js)
 //    [&pricing=owned&chip_usd=25000 ...&pkg=si_interposer&pkg.die1.area=814 ...]
 //                                              (cost and the accelerator package, either mode: cost.js)
-//    [&pin=SETTINGS ...]                       (up to 3 pinned scenarios to compare, each its own
-//                                               settings as above, URL-encoded: compare.js)
+//    [&pin=[label=NAME&]SETTINGS ...]          (up to 3 pinned scenarios to compare, each its own
+//                                               settings as above, URL-encoded, after the name the
+//                                               person gave it, if any (at most 40 characters,
+//                                               no control characters): compare.js)
 // A training link starts with mode=training and has the training keys (training.js) in
 // place of batch … engine; a link without a mode is an inference link. The keys of the
 // other mode are refused.
@@ -41,7 +46,8 @@ import { isMoeField } from './moe.js';
 import { isMlaField } from './attention.js';
 import { ATTENTION_FIELDS, hasMamba, isMambaField } from './mamba.js';
 import { SWEEP_CHOICES } from './sweep-plan.js';
-import { MAX_PINS } from './compare.js';
+import { TRADEOFF_KEYS, readTradeoffChoice, tradeoffParams } from './tradeoff-plan.js';
+import { MAX_PINS, cleanLabel, labelProblems } from './compare.js';
 import { costParams, isCostKey, readCost } from './cost.js';
 import { hardwareParams, isHardwareKey, readHardware } from './hardware-edit.js';
 
@@ -61,8 +67,11 @@ export const VIEW_OPTIONS = {
   coll: COLLECTIVE_OPS,
   sweep: SWEEP_CHOICES,
 };
-// coll_chips: the chip count of the network view (null: the scenario's TP group).
-const DEFAULT_VIEW = { table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null, sweep: 'throughput' };
+// coll_chips: the chip count of the network view (null: the scenario's TP group); tradeoff:
+// the Trade-off card's knobs and values (null: the card's own, tradeoff-plan.js).
+const DEFAULT_VIEW = {
+  table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null, sweep: 'throughput', tradeoff: null,
+};
 
 export function defaultState(presets) {
   return { ...fromScenario(presets.scenarios[DEFAULT_SCENARIO], presets), view: { ...DEFAULT_VIEW } };
@@ -116,8 +125,9 @@ export function toHash(state, presets) {
 
 function viewParams(q, view) {
   for (const [key, value] of Object.entries(view)) {
-    if (value !== DEFAULT_VIEW[key]) q.set(key, key === 'coll_chips' ? numberText(value) : value);
+    if (key !== 'tradeoff' && value !== DEFAULT_VIEW[key]) q.set(key, key === 'coll_chips' ? numberText(value) : value);
   }
+  for (const [key, text] of tradeoffParams(view.tradeoff)) q.set(key, text);
 }
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -151,8 +161,16 @@ const MAX_IGNORED = 12;
 // The link the page writes: the version first, then the settings (toHash), then one `pin=` per
 // pinned scenario (compare.js), each the settings of that scenario, URL-encoded.
 export function toLink(state, presets, pins = []) {
-  const pinned = pins.slice(0, MAX_PINS).map((pin) => `&pin=${encodeURIComponent(toHash(pin, presets).slice(1))}`);
+  const pinned = pins.slice(0, MAX_PINS).map((pin) => `&pin=${encodeURIComponent(pinText(pin, presets))}`);
   return `#v=${LINK_VERSION}&` + toHash(state, presets).slice(1) + pinned.join('');
+}
+
+// A pin's settings, after its name when it has one (`label=`); without the Trade-off card's
+// choice, which a pinned scenario does not use.
+function pinText(pin, presets) {
+  const settings = toHash({ ...pin, view: { ...pin.view, tradeoff: null } }, presets).slice(1);
+  const label = cleanLabel(pin.label);
+  return label ? `${new URLSearchParams({ label })}&${settings}` : settings;
 }
 
 // -> { state, pins, error }: as readSettings, plus the pinned scenarios (`pin=` keys, read the
@@ -171,11 +189,16 @@ export function fromHash(hash, presets) {
   texts.forEach((text, i) => {
     const inner = new URLSearchParams(text);
     inner.delete('pin');
+    const label = inner.get('label');
+    inner.delete('label');
     const read = inner.toString() ? readSettings('#' + inner.toString(), presets) : { unreadable: true };
     if (i >= MAX_PINS) notes.push(`pinned scenario ${i + 1} was left out (at most ${MAX_PINS} are kept)`);
     else if (read.unreadable) notes.push(`pinned scenario ${i + 1} could not be read and was left out`);
     else {
+      if (cleanLabel(label)) read.state.label = cleanLabel(label);
       pins.push(read.state);
+      const problems = labelProblems(label);
+      if (problems) notes.push(`pinned scenario ${i + 1}'s name (label) ${problems}`);
       if (read.error) notes.push(`in pinned scenario ${i + 1}: ${read.error}`);
     }
   });
@@ -280,6 +303,7 @@ function ignoredSentence(notes, ignored) {
 const KNOWN_KEYS = new Set([
   'mode', 'model', ...MODEL_FIELDS, 'model_name', 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
   'precision', ...PRECISION_ROLES, 'flash', 'engine', ...SERVING_KEYS, ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
+  ...TRADEOFF_KEYS,
 ]);
 
 function parse(q, presets, base) {
@@ -360,4 +384,7 @@ function readView(q, state) {
     if (q.has(key)) state.view[key] = readChoice(key, q.get(key), choices);
   }
   if (q.has('coll_chips')) state.view.coll_chips = readNumber('coll_chips', q.get('coll_chips'));
+  const tradeoff = readTradeoffChoice((key) => q.get(key));
+  if (tradeoff) state.view.tradeoff = tradeoff;
 }
+

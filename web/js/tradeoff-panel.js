@@ -1,18 +1,23 @@
 // The Trade-off card's controller: the knobs and their values (defaults around the scenario,
 // kept as typed once edited), one engine.tradeoff() call per evaluated scenario in the sweep
 // worker (sweep-client.js, its own channel: a burst of edits costs one call), and the chart
-// and table of its answer (views/tradeoff-chart.js). Either workload. The knobs are view
-// settings of this page, not part of the link.
+// and table of its answer (views/tradeoff-chart.js). Either workload.
+//
+// The knobs and the values typed are a view option of the link (state.view.tradeoff; keys
+// `tradeoff`, `tradeoff.1`, `tradeoff.2`: tradeoff-plan.js): main.js hands the card the state's
+// choice with each update, and the card gives the person's choice back through onView, as the
+// sweep card does. While a form entry is half-typed (not a number yet) the choice waits for the
+// next computed result.
 import { h, $ } from './dom.js';
 import { createChart } from './views/chart.js';
 import { tradeoffOption, tradeoffRows, splitPoints } from './views/tradeoff-chart.js';
 import {
-  KNOBS, KNOB_NAMES, availableKnobs, baseSettings, currentPoint, defaultKnobs, defaultValues, tradeoffRequest, valuesText,
+  KNOBS, KNOB_NAMES, availableKnobs, baseSettings, currentPoint, defaultKnobs, defaultValues, parseValues, tradeoffRequest, valuesText,
 } from './tradeoff-plan.js';
 
 const DELAY_MS = 250;
 
-export function createTradeoffPanel(sweeper) {
+export function createTradeoffPanel(sweeper, { onView }) {
   const chart = createChart($('#tradeoff-chart'));
   const container = $('#tradeoff-chart');
   // Per axis: the knob (null: none, the second only) and its values' text; edited: typed by the person.
@@ -22,6 +27,8 @@ export function createTradeoffPanel(sweeper) {
   let wanted = null;
   let timer = 0;
   let chosen = false; // the person picked a knob: defaults no longer replace the choice
+  let linked = 'null'; // the choice last taken from the state or given to it (JSON)
+  let touched = false; // the person changed the knobs or values since then
 
   const note = (text) => { $('#tradeoff-note').textContent = text; };
   function showError(text, axis = null) {
@@ -66,7 +73,40 @@ export function createTradeoffPanel(sweeper) {
     }
   }
 
+  // The state's choice, when it is not the one last taken or given (a link opened, or edited).
+  function adopt(choice) {
+    const key = JSON.stringify(choice);
+    if (key === linked) return;
+    linked = key;
+    touched = false;
+    chosen = choice !== null;
+    for (const i of [0, 1]) {
+      const values = choice?.values[i] ?? null;
+      Object.assign(axes[i], { knob: choice?.knobs[i] ?? null, text: values ? valuesText(values) : '', edited: values !== null });
+    }
+  }
+
+  // The choice as the link keeps it: the knobs shown, and the values of those whose values
+  // were typed (they read: publish runs after a request was built).
+  function choiceNow() {
+    const values = axes.map((a) => (a.knob && a.edited ? parseValues(a.knob, a.text).values ?? null : null));
+    return { knobs: [axes[0].knob, axes[1].knob], values };
+  }
+
+  // The person's choice into the state, and so the link (see the top of this file).
+  function publish() {
+    if (!touched) return;
+    if (document.querySelector('#inputs .field.incomplete')) return; // after the next result
+    const choice = choiceNow();
+    const key = JSON.stringify(choice);
+    touched = false;
+    if (key === linked) return;
+    linked = key;
+    onView('tradeoff', choice.knobs.some(Boolean) ? choice : null);
+  }
+
   function onKnob(i, value) {
+    touched = true;
     chosen = true;
     axes[i].knob = value || null;
     axes[i].edited = false;
@@ -80,6 +120,7 @@ export function createTradeoffPanel(sweeper) {
     $(`#to-values-${i}`).addEventListener('input', (e) => {
       axes[i].text = e.target.value;
       axes[i].edited = true;
+      touched = true;
       schedule(DELAY_MS);
     });
   }
@@ -128,23 +169,27 @@ export function createTradeoffPanel(sweeper) {
       return;
     }
     const key = JSON.stringify(built.request);
-    if (key === wanted) return;
-    wanted = key;
-    container.dataset.state = 'pending';
-    sweeper.run('tradeoff', 'tradeoff', built.request).then((answer) => {
-      if (answer === null || wanted !== key) return;
-      container.dataset.state = 'done';
-      draw(answer);
-    });
+    if (key !== wanted) {
+      wanted = key;
+      container.dataset.state = 'pending';
+      sweeper.run('tradeoff', 'tradeoff', built.request).then((answer) => {
+        if (answer === null || wanted !== key) return;
+        container.dataset.state = 'done';
+        draw(answer);
+      });
+    }
+    publish();
   }
 
   return {
     chart,
-    // evaluated: the scenario just evaluated and its result, or nulls (an input error: the card keeps what it shows).
-    update(evaluated, evaluatedResult) {
+    // evaluated: the scenario just evaluated and its result, or nulls (an input error: the card
+    // keeps what it shows); choice: the state's (state.view.tradeoff, null: the defaults).
+    update(evaluated, evaluatedResult, choice = null) {
       if (!evaluated) return;
       scenario = evaluated;
       result = evaluatedResult;
+      adopt(choice);
       settle();
       fillKnobs();
       schedule(DELAY_MS);

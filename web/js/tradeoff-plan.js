@@ -131,3 +131,60 @@ export function currentPoint(result) {
 // A point's setting in words: "HBM stacks 5 · Chiplets 2".
 export const settingText = (setting) => Object.entries(setting ?? {})
   .map(([k, v]) => `${KNOBS[k]?.label.replace(/ \(.*\)$/, '') ?? k} ${v}`).join(' · ');
+
+// ---- the link (state.js) ------------------------------------------------------------------
+// state.view.tradeoff: null (the card's own choice: defaultKnobs, values around the scenario)
+// or what the person chose: { knobs: [knob, knob | null], values: [values | null, values | null] }
+// (null values: around the scenario). Written only when chosen, values joined by spaces:
+//   tradeoff=hbm_stacks+chiplets        the knobs, one or two
+//   tradeoff.1=3+4+5&tradeoff.2=1+2     the values of each, when typed
+export const TRADEOFF_KEYS = ['tradeoff', 'tradeoff.1', 'tradeoff.2'];
+const MAX_LINK_TEXT = 2000;
+
+const words = (text) => String(text).split(/[,;\s]+/).filter(Boolean);
+const quoted = (text) => `"${text.length > 48 ? `${text.slice(0, 47)}…` : text}"`;
+
+// -> [[key, text]] in link order.
+export function tradeoffParams(choice) {
+  if (!choice?.knobs?.[0]) return [];
+  const out = [['tradeoff', choice.knobs.filter(Boolean).join(' ')]];
+  choice.knobs.forEach((knob, i) => {
+    if (knob && choice.values?.[i]) out.push([`tradeoff.${i + 1}`, choice.values[i].join(' ')]);
+  });
+  return out;
+}
+
+// get(key) -> the link's text for a key, or null. -> the choice, or null when the link names
+// none. Throws a sentence that starts with the key it is about (`tradeoff.1 = "…": …`) or
+// names it in quotes, as state.js's other readers do.
+export function readTradeoffChoice(get) {
+  const text = get('tradeoff');
+  if (text === null) {
+    const stray = TRADEOFF_KEYS.slice(1).find((k) => get(k) !== null);
+    if (stray) throw new Error(`"${stray}" gives the values of a trade-off knob, but the link names no knob (tradeoff=…)`);
+    return null;
+  }
+  const knobs = words(text);
+  if (knobs.length === 0 || knobs.length > 2) {
+    throw new Error(`tradeoff = ${quoted(text)} should name one or two knobs of ${KNOB_NAMES.join(', ')}`);
+  }
+  const unknown = knobs.find((k) => !KNOB_NAMES.includes(k));
+  if (unknown) throw new Error(`tradeoff = ${quoted(text)}: ${quoted(unknown)} is not one of ${KNOB_NAMES.join(', ')}`);
+  if (knobs[0] === knobs[1]) throw new Error(`tradeoff = ${quoted(text)} names the same knob twice`);
+  const values = [null, null];
+  for (const i of [0, 1]) {
+    const key = TRADEOFF_KEYS[i + 1];
+    const given = get(key);
+    if (given === null) continue;
+    if (!knobs[i]) throw new Error(`"${key}" gives the values of a second knob, but tradeoff = ${quoted(text)} names one`);
+    if (given.length > MAX_LINK_TEXT) throw new Error(`${key} = ${quoted(given)} is too long (${given.length} characters, at most ${MAX_LINK_TEXT})`);
+    const read = parseValues(knobs[i], given);
+    if (read.error) throw new Error(`${key} = ${quoted(given)}: ${read.error.replace(/\.$/, '')}`);
+    values[i] = read.values;
+  }
+  if (values[0] && values[1] && values[0].length * values[1].length > MAX_POINTS) {
+    throw new Error(`tradeoff.2 = ${quoted(get('tradeoff.2'))}: ${values[0].length} × ${values[1].length} = `
+      + `${values[0].length * values[1].length} designs, at most ${MAX_POINTS}`);
+  }
+  return { knobs: [knobs[0], knobs[1] ?? null], values };
+}
