@@ -39,9 +39,10 @@ struct CostReport {
     // training
     std::optional<double> usd_per_step;
     std::optional<double> energy_kwh_per_step;       // IT energy
-    std::optional<double> steps;                     // for workload.train_tokens, else 1
+    // The run of workload.train_tokens; all four absent when it is not given.
+    std::optional<double> steps;
     std::optional<double> usd_total;
-    std::optional<double> energy_kwh;                // IT energy of the run (or of one step)
+    std::optional<double> energy_kwh;                // IT energy of the run
     std::optional<double> facility_energy_kwh;       // × PUE
     std::optional<double> chip_hours;
     std::optional<double> tokens_per_usd;

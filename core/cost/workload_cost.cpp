@@ -82,16 +82,19 @@ void training_cost(const Scenario& s, const Result& r, CostReport& c) {
     price(s.cost, c);
 
     const double chips = static_cast<double>(t.chips);
-    const double steps = s.workload.training.train_tokens > 0 ? s.workload.training.train_tokens / t.tokens_per_step : 1;
-    c.steps = steps;
     c.energy_kwh_per_step = chips * c.power_per_chip.it_w() * step / 3.6e6;
+    if (c.usd_per_chip_hour) {
+        c.usd_per_step = chips * *c.usd_per_chip_hour / 3600 * step;
+        c.tokens_per_usd = t.tokens_per_step / *c.usd_per_step;
+    }
+    // The whole run only for the tokens given: without them there is no run to total.
+    if (s.workload.training.train_tokens <= 0) return;
+    const double steps = s.workload.training.train_tokens / t.tokens_per_step;
+    c.steps = steps;
     c.energy_kwh = *c.energy_kwh_per_step * steps;
     c.facility_energy_kwh = *c.energy_kwh * s.cost.pue;
     c.chip_hours = chips * step * steps / 3600;
-    if (!c.usd_per_chip_hour) return;
-    c.usd_per_step = chips * *c.usd_per_chip_hour / 3600 * step;
-    c.usd_total = *c.usd_per_step * steps;
-    c.tokens_per_usd = t.tokens_per_step / *c.usd_per_step;
+    if (c.usd_per_step) c.usd_total = *c.usd_per_step * steps;
 }
 
 }  // namespace

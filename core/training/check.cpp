@@ -72,16 +72,23 @@ void check_training(const Scenario& s) {
                                                " tokens over TP = " + str(p.tp) + ": TP must divide them");
     }
     const bool interleaved = p.schedule == PipelineSchedule::interleaved_1f1b;
-    if (interleaved != (p.virtual_stages > 1)) {
-        throw InputError("parallelism.virtual_stages",
-                         "virtual_stages > 1 goes with schedule \"interleaved_1f1b\" and only with it");
+    if (interleaved && p.virtual_stages < 2) {
+        throw InputError("parallelism.virtual_stages", "the interleaved schedule needs at least 2 virtual stages (model "
+                                                       "chunks) per pipeline stage; virtual_stages = " +
+                                                           str(p.virtual_stages));
+    }
+    if (!interleaved && p.virtual_stages > 1) {
+        throw InputError("parallelism.virtual_stages", "virtual_stages = " + str(p.virtual_stages) +
+                                                           " needs schedule \"interleaved_1f1b\" (the only schedule "
+                                                           "with model chunks)");
     }
     if (interleaved && p.pp < 2) {
         throw InputError("parallelism.schedule", "an interleaved schedule needs a pipeline (pp ≥ 2)");
     }
     if (interleaved && p.pp * p.virtual_stages > s.model.layers()) {
         throw InputError("parallelism.virtual_stages", str(p.pp) + " stages × " + str(p.virtual_stages) +
-                                                           " chunks need that many layers; the model has " +
+                                                           " chunks need " + str(p.pp * p.virtual_stages) +
+                                                           " layers, one a chunk at least; the model has " +
                                                            str(s.model.layers()));
     }
     check_offload(s);

@@ -14,6 +14,7 @@
 #include "training/fit_advice.hpp"
 #include "training/flops.hpp"
 #include "training/step.hpp"
+#include "training/warnings.hpp"
 
 namespace envelope {
 
@@ -120,48 +121,6 @@ TrainingSummary summarize(const Scenario& s, const StepTime& step, int64_t m) {
     return sum;
 }
 
-std::string describe(const FitAdvice& a) {
-    std::string out;
-    for (const Setting& set : a.settings) out += (out.empty() ? "" : " and ") + set.field + " = " + set.value;
-    return out + " (" + format_gb(a.peak_bytes) + " per chip)";
-}
-
-void add_warnings(const Scenario& s, const std::vector<TrainingMemory>& memory, const std::optional<FitAdvice>& advice,
-                  std::vector<std::string>& out) {
-    const TrainingMemory& worst = *std::max_element(memory.begin(), memory.end(), [](const auto& a, const auto& b) {
-        return a.total_bytes - a.capacity_bytes < b.total_bytes - b.capacity_bytes;
-    });
-    if (!worst.fits) {
-        const std::pair<const char*, double> parts[] = {{"activations", worst.activation_bytes},
-                                                        {"optimizer states", worst.optimizer_bytes},
-                                                        {"gradients", worst.gradient_bytes},
-                                                        {"weights", worst.weights_bytes}};
-        const auto biggest = *std::max_element(std::begin(parts), std::end(parts),
-                                               [](const auto& a, const auto& b) { return a.second < b.second; });
-        out.push_back("does not fit: " + format_gb(worst.total_bytes) + " needed per chip on pipeline stage " +
-                      std::to_string(worst.stage) + ", " + format_gb(worst.capacity_bytes) + " available; the largest part is " +
-                      biggest.first + " (" + format_gb(biggest.second) + "); " +
-                      (advice ? "it fits with " + describe(*advice) : std::string("no single change of ZeRO stage, recomputation, micro-batch, PP, TP or offload makes it fit")));
-    }
-    for (const TrainingMemory& m : memory) {
-        if (m.host_fits) continue;
-        out.push_back("does not fit in host memory: offloaded state needs " + format_gb(m.host_bytes) +
-                      " per chip on pipeline stage " + std::to_string(m.stage) + ", the host has " +
-                      format_gb(m.host_capacity_bytes) + " per chip (system.host.memory_gb)");
-        break;
-    }
-    if (!s.system.network_note.empty()) out.push_back(s.system.network_note);
-    const int64_t used = s.parallelism.chips();
-    if (s.system.count > used) {
-        out.push_back(std::to_string(s.system.count - used) + " of " + std::to_string(s.system.count) +
-                      " chips are idle: tp × cp × dp × pp = " + std::to_string(used));
-    }
-    if (s.model.max_seq_len > 0 && s.workload.training.seq_len > s.model.max_seq_len) {
-        out.push_back("seq_len " + std::to_string(s.workload.training.seq_len) + " exceeds the context " + s.model.name +
-                      " was trained for (" + std::to_string(s.model.max_seq_len) + ")");
-    }
-}
-
 }  // namespace
 
 Result evaluate_training(const Scenario& s) {
@@ -206,7 +165,7 @@ Result evaluate_training(const Scenario& s) {
             training_memory(TrainingMemoryInput{s.model, st.stage, s.parallelism, w, s.system.chip, m, s.system.host.memory_gb}));
     }
     r.fit_advice = fit_advice(s);
-    add_warnings(s, r.training_memory, r.fit_advice, r.warnings);
+    add_training_warnings(s, r.training, r.training_memory, r.fit_advice, r.warnings);
     for (std::string& w : placement_warnings(placement, s.system.network)) r.warnings.push_back(std::move(w));
 
     // Network per dimension: the step's collectives of every stage (mean per chip), and the

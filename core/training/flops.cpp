@@ -2,6 +2,7 @@
 
 #include "model/layer_shard.hpp"
 #include "ops/elementwise_costs.hpp"
+#include "ops/lower.hpp"
 
 namespace envelope {
 
@@ -10,6 +11,7 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
     const double s = static_cast<double>(w.seq_len);
     const double tokens = static_cast<double>(w.global_batch) * s;
     double linear = 0, attention = 0;  // per token, forward only, summed over layers
+    double attention_run = 0;          // what the kernels compute of it (hardware FLOPs)
     for (const LayerGroup& g : m.groups) {
         const LayerSpec& l = g.layer;
         const double count = static_cast<double>(g.count);
@@ -31,17 +33,28 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
         const double router = l.ffn.is_moe() ? h * static_cast<double>(moe.experts) : 0.0;
         linear += count * 2 * (projections + h * ffn * matrices + router);
         // A Mamba mixer's scan instead: its FLOPs per token (ops/elementwise_costs.hpp).
-        attention += l.mamba.on() ? count * elementwise_flops::kScanPerState * static_cast<double>(l.mamba.d_inner * l.mamba.d_state)
-                                  : count * 2 * static_cast<double>(a.q_dim + a.o_dim) *
-                                        static_cast<double>(l.attention.attended(w.seq_len));
+        if (l.mamba.on()) {
+            const double scan = count * elementwise_flops::kScanPerState * static_cast<double>(l.mamba.d_inner * l.mamba.d_state);
+            attention += scan;
+            attention_run += scan;
+            continue;
+        }
+        const double per_key = count * 2 * static_cast<double>(a.q_dim + a.o_dim);
+        attention += per_key * static_cast<double>(l.attention.attended(w.seq_len));
+        // Run: FlashAttention skips the masked blocks, so a query meets the keys before it (the
+        // causal pairs over s, (s + 1)/2 without a window); unfused kernels the whole rectangle.
+        const double keys_run = w.flash_attention
+                                    ? causal_pairs(training_pass(1, w.seq_len, 1), l.attention.window).base / s
+                                    : s;
+        attention_run += per_key * keys_run;
     }
     const double logits = 2 * h * static_cast<double>(m.vocab);
     TrainingFlops f;
     f.model = tokens * 3 * (linear + attention + logits);
     double again = 0;
-    if (w.recompute == Recompute::full) again = linear + attention;
-    if (w.recompute == Recompute::selective) again = attention;
-    f.hardware = f.model + tokens * again;
+    if (w.recompute == Recompute::full) again = linear + attention_run;
+    if (w.recompute == Recompute::selective) again = attention_run;
+    f.hardware = tokens * (3 * (linear + attention_run + logits) + again);
     return f;
 }
 

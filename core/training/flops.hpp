@@ -9,8 +9,10 @@
 //                                PaLM and FlashAttention-2's MFU tables)
 //   logits     6 · h · V        (once per model)
 // Model FLOPs (MFU) count these. Hardware FLOPs (HFU; Narayanan et al. 2021 count them in
-// their TFLOP/s) add what recomputation runs again: full recompute one more forward of every
-// layer (2·[…] + 4·q·s), selective the attention core's forward (4·q·s).
+// their TFLOP/s) are what the kernels run: the attention term over the keys a query actually
+// meets (FlashAttention skips the causal mask's blocks: (s + 1)/2 keys on average, within a
+// window its pairs over s; an unfused kernel computes all s), and what recomputation runs
+// again: full recompute one more forward of every layer, selective the attention core's.
 #include "model/model.hpp"
 #include "workload/training.hpp"
 

@@ -106,12 +106,20 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
             const double layers = std::max<double>(1, static_cast<double>(st.stage.layers()));
             const double gather = replicated ? collective_time(CollectiveKind::all_gather, dp_spans, bytes) : 0.0;
             const double scatter = replicated ? collective_time(CollectiveKind::reduce_scatter, dp_spans, grad_bytes) : 0.0;
-            // Exposed part of a pass's parameter traffic, prefetched layer by layer.
+            // Exposed part of a pass's parameter traffic: what overlaps is prefetched layer by
+            // layer behind the pass's compute (the gathers with overlap_param_gather, the
+            // gradients' reduce-scatter with overlap_grad_reduce); the rest waits in line.
             auto exposed = [layers](double comm, double compute) { return std::max(comm / layers, comm - compute); };
-            r.zero3_s = exposed(gather, f.compute) + exposed(gather + scatter, b.compute);
+            const bool pg = w.overlap_param_gather, gr = w.overlap_grad_reduce;
+            auto forward = [&](double g) { return pg ? exposed(g, f.compute) : g; };
+            auto backward = [&](double g) {
+                const double hidden = (pg ? g : 0) + (gr ? scatter : 0), waits = (pg ? 0 : g) + (gr ? 0 : scatter);
+                return (hidden > 0 ? exposed(hidden, b.compute) : 0) + waits;
+            };
+            r.zero3_s = forward(gather) + backward(gather);
             // Offloaded shards come over the host link first, pipelined with the gather.
             const double fetched = std::max(gather, off.fetch_s);
-            const double zf = exposed(fetched, f.compute), zb = exposed(fetched + scatter, b.compute);
+            const double zf = forward(fetched), zb = backward(fetched);
             r.offload_fetch_s = zf + zb - r.zero3_s;
             r.forward_s += zf;
             r.backward_s += zb;

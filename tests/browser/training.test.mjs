@@ -275,3 +275,23 @@ test('links with training errors put them at the training fields', async () => {
     await page.close();
   }
 });
+
+test('NVMe offload is offered only where the host has NVMe bandwidth (a custom system can give it)', async () => {
+  const link = `${base}#v=1&mode=training&model=llama-3-8b&system=dgx-h100&chips=8&tp=1&pp=1&dp=8&seq=4096&global_batch=64&micro_batch=1&zero=3`;
+  const page = await open(link);
+  await page.waitForSelector('[data-metric="step"]');
+  const nvme = (id) => page.$eval(`#${id} option[value="nvme"]`, (o) => ({ disabled: o.disabled, text: o.textContent }));
+  // The DGX H100 preset gives no NVMe bandwidth.
+  for (const id of ['offload_optimizer', 'offload_parameters']) {
+    const o = await nvme(id);
+    assert.equal(o.disabled, true, id);
+    assert.match(o.text, /no NVMe bandwidth for this system: set one under Custom system/);
+  }
+  // A custom host with 7 GB/s of NVMe per chip: offered.
+  const custom = await open(`${link}&host.nvme_gbps=7`);
+  await custom.waitForSelector('[data-metric="step"]');
+  const o = await custom.$eval('#offload_optimizer option[value="nvme"]', (e) => ({ disabled: e.disabled, text: e.textContent }));
+  assert.deepEqual(o, { disabled: false, text: 'NVMe' });
+  await assertClean(page);
+  await assertClean(custom);
+});

@@ -144,10 +144,18 @@ TEST_CASE("FLOP conventions: Narayanan et al. 2021 eq. 3 with full recompute, Ko
     w.global_batch = 1536;
     const double B = 1536, s = 2048, L = 96, h = 12288, V = static_cast<double>(m.vocab);
     w.recompute = Recompute::full;
+    w.flash_attention = false;  // their runs: unfused attention computes the whole s × s rectangle
     const TrainingFlops full = training_flops(m, w);
     // The preset's biases and a 4h FFN of 49,152 make the count exact in h², not in biases.
     CHECK(full.hardware == doctest::Approx(96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h))).epsilon(1e-9));
     CHECK(full.model == doctest::Approx(72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * h * L))).epsilon(1e-9));
+    // FlashAttention skips the causal mask's blocks: a query meets (s + 1)/2 keys on average, so
+    // the attention term of eq. 3, 4·B·s·L·4·h·s, runs at 4·B·s·L·4·h·(s + 1)/2:
+    // 96·B·s·L·h²·(1 + (s + 1)/(12·h) + V/(16·L·h)). The model FLOPs keep the convention.
+    w.flash_attention = true;
+    const TrainingFlops flash = training_flops(m, w);
+    CHECK(flash.hardware == doctest::Approx(96 * B * s * L * h * h * (1 + (s + 1) / (12 * h) + V / (16 * L * h))).epsilon(1e-9));
+    CHECK(flash.model == full.model);
 }
 
 TEST_CASE("a small step by hand: the MLP's up projection forward, dgrad and wgrad on the round chip") {
@@ -322,4 +330,86 @@ TEST_CASE("dropout: unfused attention gets a dropout kernel, the residual adds w
     CHECK(written(r, "backward", "attn_dropout", "recompute") == doctest::Approx(6144));
     CHECK(written(r, "forward", "attn_residual", "") == doctest::Approx(49'152));
     CHECK(written(r, "forward", "mlp_residual", "") == doctest::Approx(49'152));
+}
+
+namespace {
+
+bool has_warning(const Result& r, const std::string& text) {
+    for (const std::string& w : r.warnings) {
+        if (w.find(text) != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("warnings: selective recomputation under FlashAttention, layouts the interleaved schedule refuses") {
+    // NeMo's Llama 3.1 70B layout: TP 4 × PP 4 × CP 2 × DP 2, 5 chunks a stage, 80 layers.
+    Scenario s = parse_scenario(*find_preset(PresetKind::scenario, "train-llama3-70b-64-h100"));
+    const Result base = evaluate(s);
+    CHECK_FALSE(has_warning(base, "micro-batches"));
+    CHECK_FALSE(has_warning(base, "split evenly"));
+    // Global batch 130 over DP 2: 65 micro-batches, not a multiple of pp = 4.
+    s.workload.training.global_batch = 130;
+    CHECK(has_warning(evaluate(s), "65 micro-batches are not a multiple of pp = 4"));
+    // Global batch 2: 1 micro-batch for 4 stages, which Megatron-core refuses.
+    s.workload.training.global_batch = 2;
+    CHECK(has_warning(evaluate(s), "1 micro-batches for 4 pipeline stages"));
+    // 3 chunks a stage: 80 layers into 12 chunks do not split evenly.
+    s.workload.training.global_batch = 128;
+    s.parallelism.virtual_stages = 3;
+    CHECK(has_warning(evaluate(s), "80 layers do not split evenly into 4 stages × 3 chunks"));
+    // Selective recomputation with FlashAttention: nothing of size s² to drop.
+    s.parallelism.virtual_stages = 5;
+    s.workload.training.recompute = Recompute::selective;
+    const Result selective = evaluate(s);
+    CHECK(has_warning(selective, "saves no memory"));
+    CHECK(selective.training_memory.front().activation_bytes == doctest::Approx(base.training_memory.front().activation_bytes));
+}
+
+TEST_CASE("training cost without tokens to train: per step only, no run totals") {
+    Scenario s = parse_scenario(*find_preset(PresetKind::scenario, "train-llama3-70b-64-h100"));
+    s.workload.training.train_tokens = 0;
+    s.cost.usd_per_chip_hour = 2;
+    const Result r = evaluate(s);
+    // $ per step = 64 chips · $2 / 3600 s · the step.
+    CHECK(*r.cost.usd_per_step == doctest::Approx(64 * 2.0 / 3600 * r.training.step_time_s));
+    CHECK_FALSE(r.cost.steps.has_value());
+    CHECK_FALSE(r.cost.usd_total.has_value());
+    CHECK_FALSE(r.cost.chip_hours.has_value());
+    CHECK_FALSE(r.cost.energy_kwh.has_value());
+    CHECK(r.cost.energy_kwh_per_step.has_value());
+}
+
+TEST_CASE("HFU counts the attention FlashAttention runs: at long context it stays below MFU and 100 %") {
+    // Llama-3-8B on 8 H100, CP 8, 524,288-token sequences, no recomputation: model FLOPs count
+    // the attention over the whole sequence, which the causal mask halves in the kernels.
+    Scenario s = parse_scenario(*find_preset(PresetKind::scenario, "train-llama3-8b-8-h100"));
+    s.parallelism.cp = 8;
+    s.parallelism.dp = 1;
+    s.workload.training.seq_len = 524288;
+    s.workload.training.global_batch = 8;
+    const Result r = evaluate(s);
+    CHECK(r.training.hfu < 1);
+    CHECK(r.training.hfu < r.training.mfu);
+    CHECK(r.training.mfu > 1);
+    CHECK(has_warning(r, "MFU is above 100 %"));
+}
+
+TEST_CASE("ZeRO-3: the overlap flags decide whether its gathers and reduce-scatters hide behind the passes") {
+    // Four data-parallel chips on the round switch: the tiny model's passes are short next to
+    // its parameter traffic, so what overlaps still shows, and what does not adds in full.
+    const auto zero3 = [](bool gather, bool reduce) {
+        Scenario s = tiny_training(4, 3);
+        s.workload.training.overlap_param_gather = gather;
+        s.workload.training.overlap_grad_reduce = reduce;
+        return evaluate(s).training.breakdown.zero3_s;
+    };
+    const double both = zero3(true, true), no_gather = zero3(false, true), no_reduce = zero3(true, false),
+                 none = zero3(false, false);
+    CHECK(both > 0);
+    CHECK(no_gather > both);
+    CHECK(no_reduce > both);
+    CHECK(none > no_gather);
+    CHECK(none > no_reduce);
 }

@@ -185,7 +185,7 @@ function training(id, result) {
       const lines = [tflops];
       lines.push(line('MFU', `model TFLOP/s per chip ÷ the chip’s dense ${precision} peak`, ok(peak) ? `${fmt.num(s.model_tflops_per_chip)} ÷ ${fmt.num(peak)} TFLOP/s` : null,
         s.model_tflops_per_chip / peak, s.mfu, fmt.percent));
-      lines.push(line('HFU', 'hardware TFLOP/s per chip (recomputation included) ÷ the same peak', ok(peak) ? `${fmt.num(s.hardware_tflops_per_chip)} ÷ ${fmt.num(peak)} TFLOP/s` : null,
+      lines.push(line('HFU', 'hardware TFLOP/s per chip (what the kernels run: the causal attention halved, recomputation included) ÷ the same peak', ok(peak) ? `${fmt.num(s.hardware_tflops_per_chip)} ÷ ${fmt.num(peak)} TFLOP/s` : null,
         s.hardware_tflops_per_chip / peak, s.hfu, fmt.percent));
       return { title: id === 'mfu' ? 'MFU' : 'Model TFLOP/s per chip', lines, ops: ops(result, both), anchor: ANCHORS.trainingFlops };
     }

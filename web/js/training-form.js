@@ -6,6 +6,7 @@ import { h, $ } from './dom.js';
 import { defaultState } from './state.js';
 import { fromScenario } from './scenario.js';
 import { int } from './format.js';
+import { hostOf } from './hardware-edit.js';
 import { TRAINING_PARALLEL, TRAINING_WORKLOAD, chipOf, switchMode, trainingPrecisions } from './training.js';
 
 // Number inputs and where their value lives; `optional` ones may stay empty (null).
@@ -149,6 +150,18 @@ export function createTrainingForm(presets, { current, update, onChange, readNum
       formats.includes(chosen) ? null : h('option', { value: chosen, text: `${chosen} (not on ${chip})` }));
   }
 
+  // NVMe offload needs the host's NVMe bandwidth: without one (the system preset gives none,
+  // and no custom host sets it) its options are off, unless the state already chose NVMe (so
+  // that the engine's error shows at the field instead of the select silently changing it).
+  function fillOffload(state) {
+    const nvme = (hostOf(state.machine, presets).nvme_gbps ?? 0) > 0;
+    for (const id of ['offload_optimizer', 'offload_parameters']) {
+      const option = $(`#${id} option[value="nvme"]`);
+      option.disabled = !nvme && state.workload[id] !== 'nvme';
+      option.textContent = nvme ? 'NVMe' : 'NVMe (no NVMe bandwidth for this system: set one under Custom system)';
+    }
+  }
+
   // set(el, value): the form's writer (leaves a number input alone while it is typed in).
   function render(state, set) {
     const training = state.mode === 'training';
@@ -156,6 +169,7 @@ export function createTrainingForm(presets, { current, update, onChange, readNum
     $(`#mode-${state.mode}`).checked = true;
     if (!training) return;
     fillPrecisions(state);
+    fillOffload(state);
     const all = { ...NUMBERS, ...CHECKBOXES, ...SELECTS };
     for (const [id, [part, key]] of Object.entries(all)) set($(`#${id}`), state[part][key] ?? '');
     $('[data-field="virtual_stages"]').hidden = !showVirtualStages(state.parallelism);
@@ -167,7 +181,7 @@ export function createTrainingForm(presets, { current, update, onChange, readNum
     const ok = result?.workload === 'training';
     hint.hidden = !ok;
     hint.textContent = ok
-      ? `${result.summary.micro_batches} micro-batches per replica and step: global batch ÷ (micro-batch × DP ${result.scenario.parallelism.dp}).`
+      ? `${int(result.summary.micro_batches)} ${result.summary.micro_batches === 1 ? 'micro-batch' : 'micro-batches'} per replica and step: global batch ÷ (micro-batch × DP ${result.scenario.parallelism.dp}).`
       : '';
   }
 

@@ -21,8 +21,9 @@ export const TRAINING_HOW = {
 const SCHEDULE_NAMES = { gpipe: 'GPipe', '1f1b': '1F1B', interleaved_1f1b: 'interleaved 1F1B', zb_h1: 'zero bubble (ZB-H1)' };
 export const scheduleName = (s) => SCHEDULE_NAMES[s] ?? s;
 
-// HFU counts the FLOPs the hardware runs: with recomputation (selective or full), the
-// recomputed forward as well; without, the same FLOPs as MFU.
+// HFU counts the FLOPs the hardware runs: the attention the kernels compute (FlashAttention
+// skips the causal mask's blocks: about half of MFU's attention term) and, with recomputation,
+// the recomputed forward as well.
 function mfuMetric(s, workload) {
   const again = recomputes(workload);
   const card = metric('mfu', 'MFU', { value: fmt.percent(s.mfu), unit: '' },
@@ -31,7 +32,8 @@ function mfuMetric(s, workload) {
       trust: h('div', { class: 'metric-trust metric-convention', text: FLOP_CONVENTION }),
     });
   card.title = `Model FLOPs per second over the chips' dense ${workload.precision} peak: ${FLOP_CONVENTION}. ` +
-    (again ? 'HFU also counts the recomputed forward.' : 'HFU counts the FLOPs the hardware runs; without recomputation they are the model FLOPs.');
+    'HFU counts the FLOPs the hardware runs: the attention the kernels compute (FlashAttention skips the causal mask\'s blocks, about half of it)' +
+    (again ? ' and the recomputed forward.' : '.');
   return card;
 }
 
