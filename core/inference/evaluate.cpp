@@ -66,14 +66,15 @@ Lowered lower_inference(const Scenario& s) {
     const Pass decode = sp.on() ? verify_pass(decoding, allocated, sp.draft_tokens + 1) : decode_pass(decoding, allocated);
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
         StageOps ops{std::move(stage), {}, {}, {}, {}};
-        const LowerInput base{s.model, ops.stage, s.parallelism, w.precision, prefill, s.engine, w.flash_attention};
+        const Stage kinds = by_layer_kind(ops.stage);
+        const LowerInput base{s.model, kinds, s.parallelism, w.precision, prefill, s.engine, w.flash_attention};
         ops.prefill = lower_forward(base);
         if (out.earlier_chunks > 0) {
-            ops.prefill_chunks = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, chunks, s.engine,
+            ops.prefill_chunks = lower_forward(LowerInput{s.model, kinds, s.parallelism, w.precision, chunks, s.engine,
                                                           w.flash_attention});
             for (Op& op : ops.prefill_chunks) op.variant = "chunk";
         }
-        ops.decode = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, w.precision, decode, s.engine,
+        ops.decode = lower_forward(LowerInput{s.model, kinds, s.parallelism, w.precision, decode, s.engine,
                                               w.flash_attention});
         if (w.kv_offload > 0) offload_kv(ops.decode, w.kv_offload);
         if (sp.on()) {

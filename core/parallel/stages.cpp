@@ -38,4 +38,19 @@ std::vector<Stage> split_stages(const Model& m, const Parallelism& p) {
     return stages;
 }
 
+Stage by_layer_kind(const Stage& stage) {
+    Stage out = stage;
+    out.groups.clear();
+    for (const LayerGroup& g : stage.groups) {
+        const auto same = std::find_if(out.groups.begin(), out.groups.end(),
+                                       [&](const LayerGroup& o) { return o.layer == g.layer; });
+        if (same == out.groups.end()) {
+            out.groups.push_back(g);
+        } else {
+            same->count += g.count;
+        }
+    }
+    return out;
+}
+
 }  // namespace envelope

@@ -26,6 +26,12 @@ struct Stage {
     }
 };
 
+// The stage's layers by kind: its groups of equal spec merged (counts added), in the order
+// each kind first appears. An op's time is per execution × count, so lowering the kinds gives
+// the same times as lowering every group, with ops that scale with the kinds, not the layers
+// (a hybrid such as Jamba-v0.1 interleaves 3 kinds over 32 one-layer groups).
+Stage by_layer_kind(const Stage& stage);
+
 // Layers per stage. Precondition: pp ≤ layers, and stage_layers (when given) has pp
 // entries ≥ 1 summing to the model's layers (checked with the scenario).
 std::vector<int64_t> layers_per_stage(const Model& m, const Parallelism& p);

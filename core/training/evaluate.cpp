@@ -39,7 +39,8 @@ std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& pla
     std::vector<StageOps> out;
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
         StageOps ops{std::move(stage), {}, {}};
-        ops.forward = lower_forward(LowerInput{s.model, ops.stage, s.parallelism, plan, pass, kFramework, w.flash_attention, w.dropout});
+        const Stage kinds = by_layer_kind(ops.stage);  // one op per kind of layer, counted
+        ops.forward = lower_forward(LowerInput{s.model, kinds, s.parallelism, plan, pass, kFramework, w.flash_attention, w.dropout});
         ops.backward = lower_backward(ops.forward, w.recompute, plan.residual);
         add_fp8_casts(ops.forward, ops.backward);
         out.push_back(std::move(ops));
