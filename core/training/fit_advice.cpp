@@ -68,6 +68,15 @@ std::vector<Change> changes(const Scenario& base) {
                        s.parallelism.dp /= 2;
                        return true;
                    }});
+    // Twice the context parallelism: each chip holds half the sequence's activations, for a
+    // K/V ring that mostly hides behind attention (the scenario checks refuse a model CP does
+    // not take).
+    out.push_back({{{"parallelism.cp", std::to_string(p.cp * 2)}, {"parallelism.dp", half_dp}}, [](Scenario& s) {
+                       if (s.parallelism.dp % 2 != 0) return false;
+                       s.parallelism.cp *= 2;
+                       s.parallelism.dp /= 2;
+                       return true;
+                   }});
     out.push_back({{{"workload.offload.optimizer", "\"cpu\""}}, [](Scenario& s) {
                        if (s.workload.training.offload.optimizer != OffloadTarget::none) return false;
                        s.workload.training.offload.optimizer = OffloadTarget::cpu;

@@ -9,6 +9,7 @@
 #include "evaluate.hpp"
 #include "fixtures.hpp"
 #include "training/evaluate.hpp"
+#include "training/fit_advice.hpp"
 
 using namespace envelope;
 
@@ -101,4 +102,34 @@ TEST_CASE("a step that does not fit names the first change that makes it fit") {
     CHECK(r.warnings.front().find("it fits with parallelism.zero = 2") != std::string::npos);
     s.system.chip.hbm_gb = 100;
     CHECK_FALSE(evaluate(s).fit_advice);
+}
+
+TEST_CASE("fit advice: twice the context parallelism on the same chips when nothing cheaper fits") {
+    // Two replicas of the tiny model over 8192-token sequences, TP 8 (all its heads), full
+    // recomputation and ZeRO-3 already: what is left is activations, which a longer pipeline
+    // does not shrink on its first stage, and a split of the sequence halves.
+    Scenario s = offloaded(3, OffloadTarget::none, OffloadTarget::none);
+    s.system = test::round_system(16);
+    s.parallelism.tp = 8;
+    s.parallelism.dp = 2;
+    TrainingWorkload& w = s.workload.training;
+    w.seq_len = 8192;
+    w.global_batch = 2;
+    w.recompute = Recompute::full;
+    s.model.max_seq_len = 8192;
+    Scenario split = s;
+    split.parallelism.cp = 2;
+    split.parallelism.dp = 1;
+    const double halves = peak_training_memory(split).bytes, now = peak_training_memory(s).bytes;
+    REQUIRE(halves < now);
+    // A chip between the two: the step does not fit, CP 2 × DP 1 does.
+    s.system.chip.hbm_gb = (halves + now) / 2 / 1e9;
+    check_scenario(s);
+    const Result r = evaluate(s);
+    REQUIRE(r.fit_advice);
+    REQUIRE(r.fit_advice->settings.size() == 2);
+    CHECK(r.fit_advice->settings[0].field == "parallelism.cp");
+    CHECK(r.fit_advice->settings[0].value == "2");
+    CHECK(r.fit_advice->settings[1].field == "parallelism.dp");
+    CHECK(r.fit_advice->settings[1].value == "1");
 }
