@@ -213,7 +213,7 @@ test('long latencies read in hours, bound and measured range included', async ()
   assert.match(h.tpot, /^\d+(\.\d+)?\s*ms$/);
   const trust = await page.textContent('[data-metric="ttft"] .metric-trust');
   assert.match(trust, /roofline bound [\d.]+\s*h/);
-  assert.match(trust, /measured runs: [\d.]+\s*h – [\d.]+\s*h/);
+  assert.match(trust, /if off like past runs: [\d.]+\s*h – [\d.]+\s*h/);
   assert.doesNotMatch(await page.textContent('#summary'), /\d{2},\d{3}\s*s/);
   await assertClean(page);
 });
@@ -336,8 +336,8 @@ test('each headline shows the roofline bound, the measured-run range and a metho
   await reset();
   const ttft = page.locator('[data-metric="ttft"]');
   assert.match(await ttft.locator('.metric-bound').textContent(), /^roofline bound \d/);
-  assert.match(await ttft.locator('.metric-band').textContent(), /^measured runs: .+ – .+/);
-  assert.match(await ttft.locator('.metric-band').getAttribute('title'), /80% of \d+ measured runs/);
+  assert.match(await ttft.locator('.metric-band').textContent(), /^if off like past runs: .+ – .+/);
+  assert.match(await ttft.locator('.metric-band').getAttribute('title'), /80% of \d+ published runs of other setups/);
   assert.match(await ttft.locator('a.how').getAttribute('href'), /^methodology\.html#[a-z-]+$/);
   await assertClean(page);
 });
@@ -394,4 +394,18 @@ test('the methodology view renders the document and every headline link lands on
   for (const id of links) assert.ok(ids.includes(id), `no heading #${id} in the methodology`);
   assert.ok((await m.$$('#toc a')).length > 10);
   await m.close();
+});
+
+test('"Skip to results" moves the focus to the results and keeps the scenario and its link', async () => {
+  await page.evaluate(() => {
+    location.hash = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=7&input=2048&output=256&precision=bf16&flash=on';
+  });
+  await page.waitForFunction(() => document.querySelector('#batch').value === '7');
+  const before = await page.evaluate(() => location.hash);
+  await page.focus('.skip-link');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'results');
+  assert.equal(await page.evaluate(() => location.hash), before);
+  assert.equal(await page.inputValue('#batch'), '7');
+  await assertClean(page);
 });

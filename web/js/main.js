@@ -34,6 +34,7 @@ import { applyScenarioParam } from './scenario-param.js';
 import { renderCost } from './views/cost-view.js';
 import { createTradeoffPanel } from './tradeoff-panel.js';
 import { watchExplanations } from './views/explain-panel.js';
+import { createHeadlineBar } from './views/headline-bar.js';
 
 // The throughput–latency curve is up to 64 whole evaluations (a few ms, tens for the biggest
 // models): it waits for a pause in typing this long, and is computed once per scenario.
@@ -80,6 +81,8 @@ async function start() {
   const breakdownChart = createChart($('#breakdown-chart'), { table: { format: fmt.time, title: 'Where the step goes', corner: 'Part' } });
   const stageMemoryChart = createChart($('#stage-memory-chart'), { table: { format: gbCell, title: 'Memory per chip, by stage', corner: 'Part' } });
   const curveChart = createChart($('#curve-chart'));
+  // One column: the headline at the top of the screen while the form is edited below it.
+  const headlineBar = createHeadlineBar();
   let state;
   let lastGood = null;
   let lastGoodScenario = null; // the scenario lastGood is the result of
@@ -188,6 +191,7 @@ async function start() {
     body.classList.toggle('stale', engineError !== null);
     if (lastGood) renderResult(lastGood, state.view);
     renderErrors({ localErrors, engineError, stale: engineError !== null && lastGood !== null, state });
+    headlineBar.render(lastGood, { stale: engineError !== null });
     if (!failed) announceResults();
     // The collective is computed for the inputs as they are (it needs only the system);
     // while an input is not a number it waits, without an error of older inputs.
@@ -234,6 +238,12 @@ async function start() {
 
   // replaceState does not fire hashchange: this only sees links and edits of the address bar.
   window.addEventListener('hashchange', restoreFromHash);
+  // "Skip to results" moves the focus without touching the link, which holds the state (an
+  // #results fragment would be read as a link and reset it).
+  $('.skip-link').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('#results').focus();
+  });
   // Back to a page kept in the back-forward cache: the form is drawn again from the link,
   // so no value the browser kept in a control outlives the state it belongs to.
   window.addEventListener('pageshow', (e) => {

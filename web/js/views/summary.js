@@ -45,8 +45,8 @@ export function trust({ bound, expected, band, coverage, rate, show }) {
     const [lo, hi] = rate ? [expected / band.high, expected / band.low] : [expected * band.low, expected * band.high];
     lines.push(h('div', {
       class: 'metric-band',
-      title: `${Math.round(coverage * 100)}% of ${band.cases} measured runs of this kind fell within this range of Envelope's prediction`,
-      text: `measured runs: ${show(lo)} – ${show(hi)}`,
+      title: `${Math.round(coverage * 100)}% of ${band.cases} published runs of other setups of this kind fell within this range of Envelope's prediction (its error on them, not a measurement of this setup)`,
+      text: `if off like past runs: ${show(lo)} – ${show(hi)}`,
     }));
   }
   return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;

@@ -3,6 +3,9 @@
 // as gaps. With many micro-batches the steady middle is left out at a "⋯" mark.
 // Computed in the page from the per-stage operator times (pipeline-schedule.js); the
 // engine's step time adds the exposed DP sync and the optimizer (see the breakdown).
+// Drawn at its box's width (at most 760 px) in real pixels, so that its text keeps its size
+// and the whole step, to its "≈ end" label, shows on a phone; drawn again when the box's
+// width changes (a phone turned, a window resized).
 import { h, $, svg } from '../dom.js';
 import * as fmt from '../format.js';
 import { PASS_COLORS, shade } from './palette.js';
@@ -10,7 +13,8 @@ import { recomputes, swatch } from './breakdown-chart.js';
 import { scheduleName } from './training-summary.js';
 import { timelineOf } from './pipeline-schedule.js';
 
-const WIDTH = 760;
+const MAX_WIDTH = 760;
+const MIN_WIDTH = 240; // a narrower box scales this down (training.css)
 const LABEL_W = 58;
 const CUT_W = 30;
 const AXIS_H = 22;
@@ -19,7 +23,7 @@ const s = svg;
 const title = (text) => s('title', {}, text);
 
 // The drawn pieces of the time axis: kept intervals with the cuts between them.
-function axisOf(tl) {
+function axisOf(tl, width) {
   const kept = [];
   let from = 0;
   for (const cut of tl.cuts) {
@@ -28,7 +32,7 @@ function axisOf(tl) {
   }
   kept.push([from, Math.max(...tl.stages.map((blocks) => blocks.at(-1)?.end ?? 0))]);
   const length = kept.reduce((sum, [a, b]) => sum + (b - a), 0);
-  const scale = (WIDTH - LABEL_W - tl.cuts.length * CUT_W) / (length || 1);
+  const scale = (width - LABEL_W - tl.cuts.length * CUT_W) / (length || 1);
   let x = LABEL_W;
   const pieces = kept.map(([a, b]) => {
     const piece = { a, b, x };
@@ -67,13 +71,13 @@ function rowTitle(tl, stage) {
   return `Stage ${stage}: ${fmt.time(tl.times.forward[stage])} forward and ${fmt.time(tl.times.backward[stage])} backward per micro-batch${chunk}`;
 }
 
-function draw(tl) {
+function draw(tl, width) {
   const p = tl.p;
   const rowH = Math.max(4, Math.min(26, Math.floor(320 / p)));
   const gap = rowH >= 12 ? 4 : 1;
   const height = p * (rowH + gap) + AXIS_H;
-  const { pieces, scale } = axisOf(tl);
-  const svg = s('svg', { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, class: 'timeline-svg' });
+  const { pieces, scale } = axisOf(tl, width);
+  const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, width, height, class: 'timeline-svg' });
   const drawn = tl.stages.map((blocks) => piecesOf(blocks, pieces, scale));
   const detailed = drawn.reduce((n, row) => n + row.length, 0) <= DETAILED;
   const fills = new Map(); // "F0" -> colour of the forward of chunk 0
@@ -122,9 +126,9 @@ function draw(tl) {
   });
   const axisY = rows + 6;
   svg.append(s('g', { class: 'tl-axis' },
-    s('line', { x1: LABEL_W, x2: WIDTH, y1: axisY, y2: axisY }),
+    s('line', { x1: LABEL_W, x2: width, y1: axisY, y2: axisY }),
     s('text', { x: LABEL_W, y: axisY + 14 }, '0'),
-    s('text', { x: WIDTH, y: axisY + 14, 'text-anchor': 'end' }, `≈ ${fmt.time(tl.end)}`)));
+    s('text', { x: width, y: axisY + 14, 'text-anchor': 'end' }, `≈ ${fmt.time(tl.end)}`)));
   return svg;
 }
 
@@ -150,22 +154,50 @@ function footnote(result, tl) {
     'the communication not hidden, so the two can differ slightly.';
 }
 
+// The width to draw at: the box's, within [MIN_WIDTH, MAX_WIDTH] (MAX_WIDTH while the box
+// is not laid out).
+function widthOf(box) {
+  const w = Math.floor(box.clientWidth);
+  return w > 0 ? Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, w)) : MAX_WIDTH;
+}
+
+const drawn = { tl: null, width: 0 }; // what the box shows
+let watching = false;
+
+function drawInto(box, tl) {
+  drawn.tl = tl;
+  drawn.width = widthOf(box);
+  const svg = draw(tl, drawn.width);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `Pipeline schedule: ${tl.p} stage rows of forward and backward blocks, about ${fmt.time(tl.end)} in all.`);
+  box.replaceChildren(svg);
+}
+
+// Drawn again when the box's width changes (not when it is hidden: clientWidth 0).
+function watch(box) {
+  if (watching || typeof ResizeObserver !== 'function') return;
+  watching = true;
+  new ResizeObserver(() => {
+    if (drawn.tl && box.clientWidth > 0 && widthOf(box) !== drawn.width) drawInto(box, drawn.tl);
+  }).observe(box);
+}
+
 export function renderTimeline(result) {
   const tl = timelineOf(result);
   if (tl) tl.recompute = recomputes(result.scenario.workload);
+  const box = $('#timeline');
+  watch(box);
+  drawn.tl = null;
   $('#timeline-foot').textContent = tl ? footnote(result, tl) : '';
   if (!tl) {
     const pipe = result.pipeline;
-    $('#timeline').replaceChildren();
+    box.replaceChildren();
     $('#timeline-key').replaceChildren();
     $('#timeline-note').textContent = `${fmt.int(pipe.stages)} stages × ${fmt.int(pipe.virtual_stages)} chunks × ` +
       `${fmt.int(pipe.micro_batches)} micro-batches: too many blocks to draw.`;
     return;
   }
-  const svg = draw(tl);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `Pipeline schedule: ${tl.p} stage rows of forward and backward blocks, about ${fmt.time(tl.end)} in all.`);
-  $('#timeline').replaceChildren(svg);
+  drawInto(box, tl);
   $('#timeline-note').textContent = note(result, tl);
   const key = [['F', 'Forward'], ['B', 'Backward']].map(([pass, label]) =>
     h('li', {}, swatch(PASS_COLORS[pass]), `${pass} ${label}`));
