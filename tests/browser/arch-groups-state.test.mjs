@@ -4,19 +4,14 @@
 // EP offered when any group has experts). No browser and no build needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash } from '../../web/js/state.js';
 import { architecture, fromScenario, modelDocument, modelFields, presetValue, toScenario } from '../../web/js/scenario.js';
 import { anyExperts, groupsOf, layerKinds, mergePatch, sameArchitecture } from '../../web/js/layer-groups.js';
 import { flatModel } from '../../web/js/moe.js';
 import { fieldsForPath } from '../../web/js/views/errors.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 const deepseek = presets.models['deepseek-v3'];
 const scout = presets.models['llama-4-scout-17b-16e'];
 const maverick = presets.models['llama-4-maverick-17b-128e'];

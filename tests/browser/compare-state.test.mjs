@@ -3,19 +3,14 @@
 // the sweep's values, and the sweep chart's option.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { defaultState, fromHash, toLink } from '../../web/js/state.js';
 import { MAX_PINS, change, changeText, columnLabels, compareRows, timeParts, verdict } from '../../web/js/compare.js';
 import { geometricValues, ownPoint, sweepRequest, SWEEP_POINTS } from '../../web/js/sweep-plan.js';
 import { sweepOption, sweepDescription } from '../../web/js/views/sweep-view.js';
 import { compareOption } from '../../web/js/views/compare-view.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 test('a link with pinned scenarios round-trips, and one without pins reads as before', () => {
   const base = defaultState(presets);

@@ -4,7 +4,7 @@
 // trade-off's request, default values and chart option. No browser and no build needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash } from '../../web/js/state.js';
 import { fromScenario, matchingScenario, toScenario } from '../../web/js/scenario.js';
 import { switchMode } from '../../web/js/training.js';
@@ -14,12 +14,7 @@ import { fieldsForPath } from '../../web/js/views/errors.js';
 import { defaultValues, parseValues, tradeoffRequest, availableKnobs, defaultKnobs } from '../../web/js/tradeoff-plan.js';
 import { tradeoffOption, tradeoffRows, TRADEOFF_COLORS } from '../../web/js/views/tradeoff-chart.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 const OLD_LINK = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
 const PACKAGE = '&pkg=si_interposer&pkg.die1.name=GH100&pkg.die1.area=814&pkg.die1.count=1&pkg.die1.node=5nm-actuary-2022'

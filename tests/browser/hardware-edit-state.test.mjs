@@ -3,19 +3,15 @@
 // "How is this computed" panels (explain.js: its methodology anchors) and of the pickers (picker.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, toLink, defaultState } from '../../web/js/state.js';
 import { fromScenario, toScenario } from '../../web/js/scenario.js';
 import { effectiveChip, hardwareField, hostOf, normalizeMachine } from '../../web/js/hardware-edit.js';
 import { ANCHORS } from '../../web/js/explain.js';
 import { filterItems, hardwareItems, modelItems } from '../../web/js/picker.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 const OLD = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
 
 test('an edited chip goes into the scenario as a merge patch over its preset, and into the link', () => {

@@ -3,17 +3,12 @@
 // imported model's name through the link and the scenario.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { importedModel } from '../../web/js/hf-import.js';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, modelFields, toScenario } from '../../web/js/scenario.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 // Model documents as `envelope import-hf` writes them (the fields the page reads).
 const layer = { heads: 32, kv_heads: 4, head_dim: 128, ffn: 6144, gated_ffn: true, norm: 'rmsnorm', linear_bias: false };

@@ -5,19 +5,14 @@
 // a bad value is left out with a notice naming its key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { defaultState, fromHash, toHash, toLink } from '../../web/js/state.js';
 import { fromScenario, toScenario } from '../../web/js/scenario.js';
 import { MAX_LABEL, cleanLabel, pinName } from '../../web/js/compare.js';
 import { costField, customNode } from '../../web/js/cost.js';
 import { readTradeoffChoice, tradeoffParams } from '../../web/js/tradeoff-plan.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 const OLD_LINK = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
 const PACKAGE = '&pkg=si_interposer&pkg.die1.name=GH100&pkg.die1.area=814&pkg.die1.count=1&pkg.die1.node=5nm-actuary-2022'

@@ -3,7 +3,7 @@
 // active parameters (pinned to a hand count of Mixtral 8x7B). No browser and no build needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { architecture, fromScenario, modelFields, toScenario } from '../../web/js/scenario.js';
 import { switchMode } from '../../web/js/training.js';
@@ -11,12 +11,7 @@ import { activeParams, flatModel, moeValue } from '../../web/js/moe.js';
 import { fieldsForPath } from '../../web/js/views/errors.js';
 import { STEP_PARTS, stepParts } from '../../web/js/views/breakdown-chart.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 const mixtral = presets.models['mixtral-8x7b'];
 
 test('a mixture model shows its fields; a dense one does not', () => {

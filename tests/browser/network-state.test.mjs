@@ -3,7 +3,7 @@
 // collective chart's series. No browser and no build needed; presets come from presets/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, toScenario } from '../../web/js/scenario.js';
 import { networkParams, presetNetwork, readNetwork, withTopology, newLevel } from '../../web/js/network.js';
@@ -11,12 +11,7 @@ import { boxes, chooseDim, colouring, coordinate, groupOf, unitsOf } from '../..
 import { algorithmRuns, binaryBytes, collectiveOption } from '../../web/js/views/collective-chart.js';
 import { measuredCases } from '../../web/js/views/network-view.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 test('links from before pp and dp still load, and pp, dp, micro-batches round-trip', () => {
   const old = fromHash('#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&batch=1&input=2048&output=256&precision=bf16&flash=on', presets);

@@ -4,7 +4,8 @@
 // applied to the state. No browser and no build needed; presets come straight from presets/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash } from '../../web/js/state.js';
 import { fromScenario, toScenario } from '../../web/js/scenario.js';
 import { SCHEDULES, OFFLOAD_TARGETS } from '../../web/js/training.js';
@@ -16,12 +17,7 @@ import { adviceText, applyAdvice } from '../../web/js/fit-advice.js';
 
 const NBSP = '\u00a0';
 const root = new URL('../../', import.meta.url);
-function load(kind) {
-  const dir = new URL(`presets/${kind}/`, root);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 const LINK = '#mode=training&model=llama-3-8b&system=dgx-h100&chips=8&tp=1&pp=1&dp=4&sp=off&cp=2&zero=1&schedule=1f1b&vs=1'
   + '&seq=8192&global_batch=128&micro_batch=1&recompute=none&precision=bf16&flash=on&dropout=off';

@@ -5,7 +5,7 @@
 // no build needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, matchingScenario, toScenario } from '../../web/js/scenario.js';
 import { switchMode } from '../../web/js/training.js';
@@ -13,12 +13,7 @@ import { fitSummary, applyFewestChips } from '../../web/js/inference-fit.js';
 import { fieldsForPath, placeEngineError } from '../../web/js/views/errors.js';
 import { curveDescription, curveOption, currentPoint } from '../../web/js/views/curve-chart.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 const OLD_LINK = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
 

@@ -2,17 +2,12 @@
 // No browser and no build needed; presets come straight from presets/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, toScenario, matchingScenario, scenarioText } from '../../web/js/scenario.js';
 import * as fmt from '../../web/js/format.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 
 test('every scenario preset survives state -> hash -> state and is recognised', () => {
   for (const [key, doc] of Object.entries(presets.scenarios)) {

@@ -4,7 +4,7 @@
 // No browser and no build needed; presets come straight from presets/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, toScenario, matchingScenario } from '../../web/js/scenario.js';
 import { switchMode, trainingPrecisions } from '../../web/js/training.js';
@@ -12,12 +12,7 @@ import { simulate, stageOrder, stageTimes, timelineOf } from '../../web/js/views
 import { stepParts } from '../../web/js/views/breakdown-chart.js';
 import { fieldsForPath } from '../../web/js/views/errors.js';
 
-function load(kind) {
-  const dir = new URL(`../../presets/${kind}/`, import.meta.url);
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json'))
-    .map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(new URL(f, dir), 'utf8'))]));
-}
-const presets = { models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') };
+const presets = loadPresets();
 const trainingPresets = Object.entries(presets.scenarios).filter(([, doc]) => doc.workload?.kind === 'training');
 
 test('training presets become training states whose link and scenario keep what the preset says', () => {
