@@ -8,7 +8,7 @@ import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash } from '../../web/js/state.js';
 import { fromScenario, matchingScenario, toScenario } from '../../web/js/scenario.js';
 import { switchMode } from '../../web/js/training.js';
-import { costField, costScenario, emptyCost } from '../../web/js/cost.js';
+import { costField, costFromDoc, costScenario, emptyCost } from '../../web/js/cost.js';
 import { usd, joules, kwh } from '../../web/js/cost-format.js';
 import { fieldsForPath } from '../../web/js/views/errors.js';
 import { defaultValues, parseValues, tradeoffRequest, availableKnobs, defaultKnobs } from '../../web/js/tradeoff-plan.js';
@@ -49,6 +49,30 @@ test('prices round-trip through the link; only the chosen pricing’s prices rea
   const train = fromHash('#mode=training&model=llama-3-8b&system=dgx-h100&chips=8&tp=1&pp=1&seq=4096&global_batch=64&micro_batch=1&pue=1.1', presets);
   assert.equal(train.error, null);
   assert.equal(toScenario(train.state).cost.pue, 1.1);
+});
+
+// Issue 17, defect 5: a price without pricing= was shown in its field and not sent (the engine
+// used the preset's $6.155 per chip-hour). A price of one pricing chooses it, as the engine reads
+// a cost block without one (core/io/cost_json.cpp) and as a price typed in the form does.
+test('a price in a link without pricing= chooses its pricing, so the price shown is the price sent', () => {
+  const cloud = fromHash(`${OLD_LINK}&usd_per_chip_hour=2`, presets);
+  assert.equal(cloud.error, null);
+  assert.equal(cloud.state.cost.pricing, 'cloud');
+  assert.deepEqual(toScenario(cloud.state).cost, { pricing: 'cloud', usd_per_chip_hour: 2 });
+  assert.equal(toHash(cloud.state, presets), `${OLD_LINK}&pricing=cloud&usd_per_chip_hour=2`);
+  const owned = fromHash(`${OLD_LINK}&chip_usd=25000&usd_per_kwh=0.1`, presets).state;
+  assert.deepEqual(toScenario(owned).cost, { pricing: 'owned', chip_usd: 25000, usd_per_kwh: 0.1 });
+  // Both kinds of price: a price per chip-hour means rent (the engine's rule); the owned ones are
+  // kept for a switch to owned.
+  const both = fromHash(`${OLD_LINK}&chip_usd=25000&usd_per_chip_hour=2`, presets).state;
+  assert.deepEqual(toScenario(both).cost, { pricing: 'cloud', usd_per_chip_hour: 2 });
+  assert.equal(both.cost.chip_usd, 25000);
+  // The PUE belongs to both: it chooses none.
+  assert.equal(fromHash(`${OLD_LINK}&pue=1.3`, presets).state.cost.pricing, null);
+  // A scenario document without a pricing reads the same way.
+  assert.equal(costFromDoc({ usd_per_chip_hour: 2 }).pricing, 'cloud');
+  assert.equal(costFromDoc({ chip_usd: 1 }).pricing, 'owned');
+  assert.equal(costFromDoc({ pue: 1.2 }).pricing, null);
 });
 
 test('the accelerator package round-trips through the link and the scenario', () => {

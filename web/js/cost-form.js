@@ -47,7 +47,17 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
   $('#pkg-kind').append(...PACKAGE_KINDS.map((k) => h('option', { value: k, text: PACKAGE_LABELS[k] })));
   $('#pkg-yield_model').append(...YIELD_MODELS.map((k) => h('option', { value: k, text: YIELD_LABELS[k] })));
 
-  $('#cost-pricing').addEventListener('change', (e) => edit((c) => { c.pricing = e.target.value || null; }));
+  // "As the presets say" takes the typed prices away with it: a price left in a field would be
+  // shown and not used (the engine is sent only the prices of the pricing chosen, cost.js).
+  $('#cost-pricing').addEventListener('change', (e) => edit((c) => {
+    c.pricing = e.target.value || null;
+    if (c.pricing) return;
+    for (const [key, pricing] of Object.entries(COST_NUMBERS)) {
+      if (!pricing) continue;
+      c[key] = null;
+      invalid.delete(`cost-${key}`);
+    }
+  }));
   // A price of one pricing chooses it.
   for (const [key, pricing] of Object.entries(COST_NUMBERS)) {
     $(`#cost-${key}`).addEventListener('input', (e) => edit((c) => {

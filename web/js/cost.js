@@ -13,6 +13,8 @@
 //                                    volume, test_usd, bridge_area_mm2 } }
 // Only the prices of the pricing chosen go to the engine ($/chip-hour for cloud; the chip's
 // price, its years and the electricity for owned), so a switch back and forth keeps both.
+// A price given without a pricing (a link, a scenario document) chooses its pricing, as one
+// typed in the form does, so that a price shown is a price used (pricedAs).
 //
 // Link keys (either mode; absent: the engine's defaults, so older links load unchanged):
 //   [&pricing=owned][&usd_per_chip_hour=2.5][&chip_usd=25000][&amortization_years=5]
@@ -73,6 +75,14 @@ export const customNode = (preset = null) => ({
 // The pricing the page shows fields for: the chosen one, else what the engine resolved.
 export const effectivePricing = (cost, resolved = null) => cost?.pricing ?? (PRICINGS.includes(resolved) ? resolved : null);
 
+// The pricing of cost's prices when it names none: a price per chip-hour means rent (as the
+// engine reads a cost block without a pricing, core/io/cost_json.cpp), else a price of owning
+// means own; null when no price of either is given.
+export function pricedAs(cost) {
+  if (cost.pricing) return cost.pricing;
+  return PRICINGS.find((p) => Object.entries(COST_NUMBERS).some(([key, of]) => of === p && cost[key] != null)) ?? null;
+}
+
 // -> the scenario's "cost" block, or null when every input is the engine's default.
 export function costScenario(cost) {
   if (!cost) return null;
@@ -113,6 +123,7 @@ export function costFromDoc(block) {
     cost.pricing = block.pricing;
   }
   for (const key of Object.keys(COST_NUMBERS)) if (typeof block[key] === 'number') cost[key] = block[key];
+  cost.pricing = pricedAs(cost);
   const p = block.package;
   if (p && typeof p === 'object') {
     const known = ['kind', 'yield_model', 'dies', 'hbm', 'volume', 'test_usd', 'bridge_area_mm2'];
@@ -183,6 +194,7 @@ export function readCost(q, state, read) {
   const cost = state.cost;
   if (q.has('pricing')) cost.pricing = read.choice('pricing', q.get('pricing'), PRICINGS);
   for (const key of Object.keys(COST_NUMBERS)) if (q.has(key)) cost[key] = read.number(key, q.get(key));
+  cost.pricing = pricedAs(cost);
   const pkgKeys = [...q.keys()].filter((k) => k.startsWith('pkg.'));
   if (!q.has('pkg')) {
     if (pkgKeys.length) throw new Error(`"${pkgKeys[0]}" is a setting of the accelerator package, which needs "pkg"`);
