@@ -37,7 +37,8 @@
 // other mode are refused.
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
 // author saw, engine error included. The page writes `v=1` first (toLink); a link without it
-// is v1. Unknown or unreadable fields are left out with a notice (fromHash), never the link.
+// is v1. Unknown or unreadable fields are left out with a notice (fromHash), never the link;
+// so is what is over the bounds of link-bounds.js (length, settings, one value's length).
 import { BOOLEAN_FIELDS, DEFAULT_ENGINE, MODEL_FIELDS, PRECISIONS, PRECISION_ROLES, fromScenario, modelFields, numberText, presetValue } from './scenario.js';
 import { isNetworkKey, networkParams, presetNetwork, readNetwork } from './network.js';
 import { MODES, TRAINING_KEYS, readTraining, switchMode, trainingParams } from './training.js';
@@ -50,6 +51,7 @@ import { TRADEOFF_KEYS, readTradeoffChoice, tradeoffParams } from './tradeoff-pl
 import { MAX_PINS, cleanLabel, labelProblems } from './compare.js';
 import { costParams, isCostKey, readCost } from './cost.js';
 import { hardwareParams, isHardwareKey, readHardware } from './hardware-edit.js';
+import { boundLink, clipNotice, namedList } from './link-bounds.js';
 
 export const DEFAULT_SCENARIO = 'llama2-70b-dgx-h100-tp8';
 
@@ -176,24 +178,24 @@ function pinText(pin, presets) {
 // -> { state, pins, error }: as readSettings, plus the pinned scenarios (`pin=` keys, read the
 // same tolerant way; one that cannot be read at all is left out, named in the error).
 export function fromHash(hash, presets) {
-  const q = new URLSearchParams(hash.replace(/^#/, ''));
+  const { params: q, note } = boundLink(hash.replace(/^#/, ''), { nested: ['pin'] });
+  const withNote = (error) => clipNotice([note, error].filter(Boolean).join(' ') || null);
   if (!q.has('pin')) {
-    const { state, error } = readSettings(hash, presets);
-    return { state, error, pins: [] };
+    const { state, error } = readSettings('#' + q.toString(), presets);
+    return { state, error: withNote(error), pins: [] };
   }
   const texts = q.getAll('pin');
   q.delete('pin');
   const main = readSettings('#' + q.toString(), presets);
   const pins = [];
   const notes = [];
-  texts.forEach((text, i) => {
+  texts.slice(0, MAX_PINS).forEach((text, i) => {
     const inner = new URLSearchParams(text);
     inner.delete('pin');
     const label = inner.get('label');
     inner.delete('label');
     const read = inner.toString() ? readSettings('#' + inner.toString(), presets) : { unreadable: true };
-    if (i >= MAX_PINS) notes.push(`pinned scenario ${i + 1} was left out (at most ${MAX_PINS} are kept)`);
-    else if (read.unreadable) notes.push(`pinned scenario ${i + 1} could not be read and was left out`);
+    if (read.unreadable) notes.push(`pinned scenario ${i + 1} could not be read and was left out`);
     else {
       if (cleanLabel(label)) read.state.label = cleanLabel(label);
       pins.push(read.state);
@@ -202,8 +204,10 @@ export function fromHash(hash, presets) {
       if (read.error) notes.push(`in pinned scenario ${i + 1}: ${read.error}`);
     }
   });
+  const extra = texts.length - MAX_PINS;
+  if (extra > 0) notes.push(extra === 1 ? `pinned scenario ${MAX_PINS + 1} was left out (at most ${MAX_PINS} are kept)` : `pinned scenarios ${MAX_PINS + 1} to ${texts.length} were left out (at most ${MAX_PINS} are kept)`);
   const error = [main.error, notes.length ? `Compare: ${notes.join('; ')}.` : null].filter(Boolean).join(' ') || null;
-  return { state: main.state, pins, error };
+  return { state: main.state, pins, error: withNote(error) };
 }
 
 // -> { state, error[, unreadable] }: error is a sentence for the reader when part of the hash (or
@@ -214,20 +218,20 @@ function readSettings(hash, presets) {
   const fallback = defaultState(presets);
   const text = hash.replace(/^#/, '');
   if (!text) return { state: fallback, error: null };
-  const q = new URLSearchParams(text);
+  const { params: q, note: bounds } = boundLink(text);
   const notes = [];
   readVersion(q, notes);
   const ignored = screen(q);
   for (let round = 0; round <= MAX_IGNORED; round++) {
     try {
       const state = parse(q, presets, fallback);
-      return { state, error: ignoredSentence(notes, ignored) };
+      return { state, error: ignoredSentence(bounds, notes, ignored) };
     } catch (e) {
       const culprit = round < MAX_IGNORED ? blame(q, presets, fallback, e.message) : null;
       if (culprit === null) {
         return {
           state: fallback,
-          error: `This link's settings could not be read (${e.message}), so the default scenario is shown instead.`,
+          error: [bounds, `This link's settings could not be read (${e.message}), so the default scenario is shown instead.`].filter(Boolean).join(' '),
           unreadable: true,
         };
       }
@@ -290,12 +294,14 @@ function blame(q, presets, base, message) {
   return null;
 }
 
-function ignoredSentence(notes, ignored) {
-  if (notes.length === 0 && ignored.length === 0) return null;
-  const parts = [];
+// bounds: the sentence of link-bounds.js, or null. Each reason is cut at 200 characters and
+// at most a few are named, so that the notice stays short whatever the link holds.
+function ignoredSentence(bounds, notes, ignored) {
+  if (!bounds && notes.length === 0 && ignored.length === 0) return null;
+  const parts = bounds ? [bounds] : [];
   if (notes.length) parts.push(`This link ${notes.join('; ')}.`);
   if (ignored.length) {
-    parts.push(`Part of this link was ignored: ${ignored.join('; ')}. Its other settings are shown.`);
+    parts.push(`Part of this link was ignored: ${namedList(ignored.map((s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s)))}. Its other settings are shown.`);
   }
   return parts.join(' ');
 }
