@@ -2,7 +2,8 @@
 //   node web/serve.mjs DIR [PORT]   — serves DIR on http://127.0.0.1:PORT/ and prints the URL
 //
 // Files are served by sirv (npm), which indexes DIR once at start-up and answers from that
-// index, so no request path ever reaches the file system. Around it: GET and HEAD only, a
+// index, so no request path ever reaches the file system; a request with a Range header is
+// answered by byte-ranges.mjs (206, or 416 for a range it cannot serve). Around it: GET and HEAD only, a
 // malformed path is a 400, a failing handler answers 500 and the server keeps running, and
 // every response carries the page's own Content-Security-Policy (read from DIR/index.html,
 // so it has one definition) with nosniff and no-referrer, and Access-Control-Allow-Origin: *
@@ -13,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
+import { rangeHandler } from './byte-ranges.mjs';
 
 // The CSP of the page's <meta http-equiv="Content-Security-Policy">, or a strict default.
 function pageCsp(dir) {
@@ -52,6 +54,7 @@ export function startServer(dir, port = 0, host = '127.0.0.1') {
     etag: true,
     setHeaders: (res) => res.setHeader('cache-control', 'no-cache'),
   });
+  const ranges = rangeHandler(root);
   const plain = (res, status, text) => {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
   };
@@ -68,7 +71,7 @@ export function startServer(dir, port = 0, host = '127.0.0.1') {
       return;
     }
     try {
-      files(req, res, () => plain(res, 404, 'not found'));
+      if (!ranges(req, res)) files(req, res, () => plain(res, 404, 'not found'));
     } catch (error) {
       console.error(`serve: ${req.url}: ${error?.message ?? error}`);
       if (!res.headersSent) plain(res, 500, 'internal error');

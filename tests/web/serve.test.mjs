@@ -76,3 +76,60 @@ test('isBadPath accepts ordinary paths', () => {
   for (const ok of ['/', '/index.html', '/js/main.js?x=1', '/a%20b.txt']) assert.equal(isBadPath(ok), false, ok);
   for (const bad of ['/%00', '/%', '/a/..%2fb', '/a%5cb']) assert.equal(isBadPath(bad), true, bad);
 });
+
+// Byte ranges (issue 17, defect 10): sirv answered `bytes=-100` with the first 101 bytes,
+// `bytes=0-0` with the whole file and `bytes=5-1` by closing the connection.
+test('byte ranges: suffix, single byte, open-ended and inner ranges are 206 with the right bytes', async () => {
+  const body = fs.readFileSync(`${site}/index.html`);
+  const size = body.length;
+  const get = (range) => fetch(`http://127.0.0.1:${port}/index.html`, { headers: { range } });
+  const cases = [
+    // [Range, first byte, last byte] — the inclusive byte positions RFC 9110 §14.1.2 names
+    ['bytes=-100', size - 100, size - 1],
+    ['bytes=0-0', 0, 0],
+    ['bytes=5-9', 5, 9],
+    ['bytes=10-', 10, size - 1],
+    [`bytes=${size - 1}-${size + 1000}`, size - 1, size - 1], // a last byte past the end is clamped
+    [`bytes=-${size + 5}`, 0, size - 1], // a suffix longer than the file is the whole file
+  ];
+  for (const [range, first, last] of cases) {
+    const res = await get(range);
+    assert.equal(res.status, 206, range);
+    assert.equal(res.headers.get('content-range'), `bytes ${first}-${last}/${size}`, range);
+    assert.equal(Number(res.headers.get('content-length')), last - first + 1, range);
+    assert.match(res.headers.get('content-type'), /^text\/html/, range);
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(body.subarray(first, last + 1)), range);
+  }
+  const one = await get('bytes=0-0');
+  assert.equal(one.headers.get('content-length'), '1');
+  const wasmName = `engine/${fs.readdirSync(`${site}/engine`)[0]}/envelope.wasm`;
+  const wasm = await fetch(`http://127.0.0.1:${port}/${wasmName}`, { headers: { range: 'bytes=0-3' } });
+  assert.equal(wasm.status, 206);
+  assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+  assert.deepEqual([...new Uint8Array(await wasm.arrayBuffer())], [0x00, 0x61, 0x73, 0x6d]); // "\0asm"
+});
+
+test('byte ranges: unsatisfiable or malformed ranges are 416 with Content-Range: bytes */size', async () => {
+  const size = fs.statSync(`${site}/index.html`).size;
+  for (const range of ['bytes=5-1', `bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0', 'bytes=-', 'bytes=abc', 'bytes=1-2-3', 'bytes=']) {
+    const response = await raw(`GET /index.html HTTP/1.1\r\nRange: ${range}`);
+    assert.equal(status(response), 416, range);
+    assert.match(response, new RegExp(`\\r\\ncontent-range: bytes \\*/${size}\\r\\n`, 'i'), range);
+  }
+  // The server still answers after them.
+  assert.equal(status(await raw('GET /index.html HTTP/1.1')), 200);
+});
+
+test('byte ranges: another unit, several ranges or a stale If-Range get the whole file (200)', async () => {
+  const size = fs.statSync(`${site}/index.html`).size;
+  for (const headers of [{ range: 'items=0-1' }, { range: 'bytes=0-1, 5-6' }, { range: 'bytes=0-1', 'if-range': '"stale"' }]) {
+    const res = await fetch(`http://127.0.0.1:${port}/index.html`, { headers });
+    assert.equal(res.status, 200, JSON.stringify(headers));
+    assert.equal((await res.arrayBuffer()).byteLength, size, JSON.stringify(headers));
+  }
+  const missing = await fetch(`http://127.0.0.1:${port}/nope.js`, { headers: { range: 'bytes=0-0' } });
+  assert.equal(missing.status, 404);
+  const head = await fetch(`http://127.0.0.1:${port}/index.html`, { method: 'HEAD', headers: { range: 'bytes=-10' } });
+  assert.equal(head.status, 206);
+  assert.equal(head.headers.get('content-range'), `bytes ${size - 10}-${size - 1}/${size}`);
+});
