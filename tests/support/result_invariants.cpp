@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <regex>
+#include <set>
 
 #include "io/json.hpp"
 
@@ -65,26 +66,37 @@ std::string training_problem(const Json& r) {
     return "";
 }
 
-// First non-finite or negative number under `v`, as "path = value"; empty if none.
-std::string bad_number(const Json& v, const std::string& where) {
+}  // namespace
+
+std::string bad_number(const Json& v, const std::string& where, const std::set<std::string>& signed_keys,
+                       const std::string& key) {
     if (v.is_number()) {
         const double x = v.get<double>();
-        if (!std::isfinite(x) || x < 0) return where + " = " + v.dump();
+        if (!std::isfinite(x) || (x < 0 && signed_keys.count(key) == 0)) return where + " = " + v.dump();
         return "";
     }
     if (v.is_array()) {
         for (std::size_t i = 0; i < v.size(); ++i) {
-            if (auto bad = bad_number(v[i], where + "[" + std::to_string(i) + "]"); !bad.empty()) return bad;
+            if (auto bad = bad_number(v[i], where + "[" + std::to_string(i) + "]", signed_keys, key); !bad.empty()) return bad;
         }
     } else if (v.is_object()) {
         for (auto it = v.begin(); it != v.end(); ++it) {
-            if (auto bad = bad_number(it.value(), where + "." + it.key()); !bad.empty()) return bad;
+            if (auto bad = bad_number(it.value(), where + "." + it.key(), signed_keys, it.key()); !bad.empty()) return bad;
         }
     }
     return "";
 }
 
-}  // namespace
+std::string error_problem(const Json& r) {
+    if (!r.is_object() || !r.contains("ok") || !r["ok"].is_boolean()) return "no boolean \"ok\"";
+    if (r["ok"].get<bool>()) return "";
+    const Json e = r.value("error", Json());
+    if (!e.is_object() || !e.value("path", Json()).is_string() || !e.value("message", Json()).is_string()) {
+        return "malformed error";
+    }
+    if (e["message"].get<std::string>().empty()) return "empty error message";
+    return "";
+}
 
 std::string check_answer(std::string_view answer) {
     Json r;
@@ -93,13 +105,7 @@ std::string check_answer(std::string_view answer) {
     } catch (const std::exception& e) {
         return std::string("the answer is not JSON: ") + e.what();
     }
-    if (!r.is_object() || !r.contains("ok") || !r["ok"].is_boolean()) return "no boolean \"ok\"";
-    if (!r["ok"].get<bool>()) {
-        const Json& e = r["error"];
-        if (!e.is_object() || !e["path"].is_string() || !e["message"].is_string()) return "malformed error";
-        if (e["message"].get<std::string>().empty()) return "empty error message";
-        return "";
-    }
+    if (auto p = error_problem(r); !p.empty() || !r["ok"].get<bool>()) return p;
     if (auto bad = bad_number(r, "result"); !bad.empty()) return "non-finite or negative: " + bad;
     for (const Json& w : r["warnings"]) {
         const std::string text = w.get<std::string>();
