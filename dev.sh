@@ -7,8 +7,10 @@
 #   ./dev.sh build          build native + wasm + site without testing
 #   ./dev.sh site           rebuild only the site (from web/ and the last wasm build)
 #   ./dev.sh sanitize       unit tests built with clang, ASan and UBSan
-#   ./dev.sh fuzz [SECONDS] the libFuzzer harness under ASan + UBSan (default 60 s;
-#                           `./dev.sh fuzz 3600` for a long run; findings land in build/sanitize/fuzz)
+#   ./dev.sh fuzz [SECONDS] the libFuzzer harness over every entry point (eval, validate,
+#                           collective, fit, curve, sweep, tradeoff, package-cost, import-hf)
+#                           under ASan + UBSan (default 60 s; `./dev.sh fuzz 3600` for a long
+#                           run; findings land in build/sanitize/fuzz/findings)
 #
 # It targets Debian 12 and installs missing packages with apt (as root, or via sudo).
 set -euo pipefail
@@ -113,7 +115,7 @@ build_sanitize() {
   CC=clang CXX=clang++ cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DENVELOPE_FUZZ=ON \
     -DCMAKE_CXX_FLAGS="$SANITIZE_FLAGS -fsanitize=fuzzer-no-link" \
     -DCMAKE_EXE_LINKER_FLAGS="$SANITIZE_FLAGS" >/dev/null
-  cmake --build build/sanitize -j"$JOBS" --target core_tests fuzz_evaluate
+  cmake --build build/sanitize -j"$JOBS" --target core_tests fuzz_entry_points
 }
 
 run_sanitized_tests() {
@@ -123,17 +125,21 @@ run_sanitized_tests() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 build/sanitize/tests/core_tests
 }
 
+# One binary for every entry point: an input's first byte picks it (tests/fuzz/fuzz_entry_points.cpp),
+# so libFuzzer spreads the run over all of them by the coverage each one gives. The seeds
+# (every kind of preset and request, regenerated) sit in $dir/seeds; what libFuzzer finds
+# accumulates in $dir/corpus across runs (delete it to start afresh).
 run_fuzz() {
   local seconds=$1 dir=build/sanitize/fuzz
-  log "fuzzing evaluate_json for ${seconds} s (ASan + UBSan)"
+  log "fuzzing every entry point for ${seconds} s (ASan + UBSan)"
   node tests/fuzz/seeds.mjs "$dir"
-  mkdir -p "$dir/findings"
+  mkdir -p "$dir/findings" "$dir/corpus"
   local status=0
-  ASAN_OPTIONS=detect_leaks=1 build/sanitize/fuzz_evaluate "$dir/corpus" \
+  ASAN_OPTIONS=detect_leaks=1 build/sanitize/fuzz_entry_points "$dir/corpus" "$dir/seeds" \
     -dict="$dir/envelope.dict" -max_total_time="$seconds" -max_len=8192 -timeout=2 \
     -rss_limit_mb=2048 -artifact_prefix="$dir/findings/" -print_final_stats=1 >"$dir/fuzz.log" 2>&1 || status=$?
   # The log keeps libFuzzer's progress lines; the summary and any finding are shown.
-  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==|SUMMARY|invariant broken|Done |ParseDictionaryFile)' \
+  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss_mb|entry point |==[0-9]+==|SUMMARY|invariant broken|Done |ParseDictionaryFile)' \
     "$dir/fuzz.log" || true
   if [ "$status" -ne 0 ]; then tail -n 40 "$dir/fuzz.log"; fi
   return "$status"
