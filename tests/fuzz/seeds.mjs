@@ -134,6 +134,21 @@ for (const [kind, list] of Object.entries(byKind)) {
 }
 seed('validate', 'v', 'one-of-each', Object.values(byKind).map((list) => list[list.length - 1]));
 seed('validate', 'v', 'not-an-array', { cases: [] });
+// Hostile cases of issue 17 (#7 and the crashes of measured_case.cpp): no chips per node,
+// counts beyond an int, a negative size, a measured value of 5e-324.
+for (const [kind, list] of Object.entries(byKind)) {
+  const edit = (name, change) => {
+    const c = structuredClone(list[0]);
+    change(c);
+    seed('validate', 'v', `hostile-${kind}-${name}`, [c]);
+  };
+  if (list[0].hardware) {
+    edit('per-node-0', (c) => { c.hardware.per_node = 0; });
+    edit('count-1e30', (c) => { c.hardware.count = 1e30; });
+  }
+  if (list[0].collective) edit('bytes-negative', (c) => { c.collective.bytes = -1e9; });
+  edit('measured-5e-324', (c) => { for (const k of Object.keys(c.measured ?? {})) c.measured[k] = 5e-324; });
+}
 
 // ---- import-hf: every family of tests/core/hf_configs.hpp, without and with a name -------
 const hpp = fs.readFileSync(path.join(root, 'tests/core/hf_configs.hpp'), 'utf8');
