@@ -22,7 +22,11 @@
 //
 // Strings cross the boundary rather than numbers so that nothing is coerced silently
 // (embind turns 'abc' into NaN for a double parameter); nlohmann parses and core
-// validates every field.
+// validates every field. A text longer than the parser's limit (kScenarioLimits.max_bytes,
+// 1 MiB) is refused from its JS length, before it is copied into the module: a 1.2 GB
+// string made the copy throw std::bad_alloc after 10 s. Every function may be called with
+// arguments missing (each is then undefined) or extra (ignored): envelope_post.js wraps them,
+// since embind itself throws a BindingError for a call with the wrong number.
 #include <emscripten/bind.h>
 #include <malloc.h>
 #include <emscripten/val.h>
@@ -30,41 +34,61 @@
 #include <string>
 
 #include "api.hpp"
+#include "common/format.hpp"
 #include "io/hf_config.hpp"
 #include "io/json.hpp"
+#include "io/json_parse.hpp"
 #include "io/result_json.hpp"
 #include "version.hpp"
 
 namespace {
 
-// Takes a val rather than std::string so that a non-string argument becomes an error
-// value instead of an embind exception. Objects are not stringified here: a JS
-// exception (a cycle, a BigInt) would cross C++ frames uncaught; callers pass
-// JSON.stringify(scenario) themselves.
-std::string evaluate(emscripten::val scenario) {
-    if (scenario.isString()) return envelope::evaluate_json(scenario.as<std::string>());
-    const std::string type = scenario.isNull() ? "null" : scenario.typeOf().as<std::string>();
+std::string type_of(const emscripten::val& v) { return v.isNull() ? "null" : v.typeOf().as<std::string>(); }
+
+// The error for a text argument that is over the limit, or "" when it is within it. A JS
+// string's length counts UTF-16 units, and each is at least one byte of UTF-8, so a string
+// longer than the limit in units is longer in bytes too; one within it is measured again
+// in bytes by the parser.
+std::string too_long(const emscripten::val& text, const std::string& what) {
+    const double units = text["length"].as<double>();
+    const auto limit = static_cast<double>(envelope::kScenarioLimits.max_bytes);
+    if (units <= limit) return "";
     return envelope::to_text(envelope::error_json(
-        "", "evaluate() takes the scenario as JSON text (JSON.stringify it first), got " + type));
+        "", what + " is " + envelope::format_number(units, 15) + " characters long, larger than the limit of " +
+                envelope::format_number(limit, 15) + " bytes (1 MiB)"));
+}
+
+// f(text) for a JSON text argument, else an error value: what() takes its `noun` as JSON text.
+template <typename F>
+std::string text_call(const emscripten::val& arg, const char* what, const char* noun, F f) {
+    if (!arg.isString()) {
+        return envelope::to_text(envelope::error_json("", std::string(what) + "() takes the " + noun +
+                                                              " as JSON text (JSON.stringify it first), got " + type_of(arg)));
+    }
+    if (std::string error = too_long(arg, std::string(what) + "()'s " + noun); !error.empty()) return error;
+    return f(arg.as<std::string>());
+}
+
+// Each takes a val rather than std::string so that a non-string argument becomes an error
+// value instead of an embind exception. Objects are not stringified here: a JS exception (a
+// cycle, a BigInt) would cross C++ frames uncaught; callers pass JSON.stringify(scenario).
+std::string evaluate(emscripten::val scenario) {
+    return text_call(scenario, "evaluate", "scenario", envelope::evaluate_json);
 }
 
 std::string collective(emscripten::val request) {
-    if (request.isString()) return envelope::collective_json(request.as<std::string>());
-    const std::string type = request.isNull() ? "null" : request.typeOf().as<std::string>();
-    return envelope::to_text(envelope::error_json(
-        "", "collective() takes the request as JSON text (JSON.stringify it first), got " + type));
+    return text_call(request, "collective", "request", envelope::collective_json);
 }
 
 std::string import_hf(emscripten::val config, emscripten::val name) {
-    const auto type_of = [](const emscripten::val& v) {
-        return v.isNull() ? std::string("null") : v.typeOf().as<std::string>();
-    };
     if (!config.isString()) {
         return envelope::to_text(envelope::error_json(
             "", "importHf() takes the config.json as text (its file's contents), got " + type_of(config)));
     }
+    if (std::string error = too_long(config, "importHf()'s config.json"); !error.empty()) return error;
     std::string model_name;
     if (name.isString()) {
+        if (std::string error = too_long(name, "importHf()'s name"); !error.empty()) return error;
         model_name = name.as<std::string>();
     } else if (!name.isUndefined() && !name.isNull()) {
         return envelope::to_text(envelope::error_json("", "importHf() takes the name as a string, got " + type_of(name)));
@@ -73,30 +97,20 @@ std::string import_hf(emscripten::val config, emscripten::val name) {
 }
 
 // fit() and curve(): the scenario as JSON text, like evaluate().
-std::string scenario_call(emscripten::val scenario, const char* what, std::string (*call)(std::string_view)) {
-    if (scenario.isString()) return call(scenario.as<std::string>());
-    const std::string type = scenario.isNull() ? "null" : scenario.typeOf().as<std::string>();
-    return envelope::to_text(envelope::error_json(
-        "", std::string(what) + "() takes the scenario as JSON text (JSON.stringify it first), got " + type));
-}
+std::string fit(emscripten::val scenario) { return text_call(scenario, "fit", "scenario", envelope::fit_json); }
 
-std::string fit(emscripten::val scenario) { return scenario_call(scenario, "fit", envelope::fit_json); }
-
-std::string curve(emscripten::val scenario) { return scenario_call(scenario, "curve", envelope::curve_json); }
+std::string curve(emscripten::val scenario) { return text_call(scenario, "curve", "scenario", envelope::curve_json); }
 
 // sweep(): the request {"scenario", "axis", "values" | "range"} as JSON text.
-std::string sweep(emscripten::val request) {
-    if (request.isString()) return envelope::sweep_json(request.as<std::string>());
-    const std::string type = request.isNull() ? "null" : request.typeOf().as<std::string>();
-    return envelope::to_text(envelope::error_json(
-        "", "sweep() takes the request as JSON text (JSON.stringify it first), got " + type));
-}
+std::string sweep(emscripten::val request) { return text_call(request, "sweep", "request", envelope::sweep_json); }
 
 // tradeoff() and packageCost(): the request or the package document as JSON text.
-std::string tradeoff(emscripten::val request) { return scenario_call(request, "tradeoff", envelope::tradeoff_json); }
+std::string tradeoff(emscripten::val request) {
+    return text_call(request, "tradeoff", "request", envelope::tradeoff_json);
+}
 
 std::string package_cost(emscripten::val package) {
-    return scenario_call(package, "packageCost", envelope::package_cost_json);
+    return text_call(package, "packageCost", "scenario", envelope::package_cost_json);
 }
 
 std::string presets() { return envelope::presets_json(); }

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cli, wasmDir, scenariosDir } from '../support/paths.mjs';
 import { checkResult } from '../support/invariants.mjs';
 import { randomScenario, mutations, rng } from '../support/generators.mjs';
+import { llama31_8b } from '../support/hf-configs.mjs';
 
 let mod;
 before(async () => {
@@ -71,6 +72,62 @@ test('10,000 bad calls leave the heap as it was (no leak per error)', () => {
   for (let i = 0; i < 10000; i++) evaluateChecked(bad[i % bad.length]);
   assert.equal(mod.heapInUse(), heap, 'bytes allocated and not freed');
   assert.equal(mod.HEAP8.buffer.byteLength, pages, 'wasm memory size');
+});
+
+// Issue 17, defect 8: the "never throws" contract. The text functions and what each calls its
+// argument in its errors; every one parses with the core's 1 MiB limit (core/io/json_parse.hpp).
+const TEXT_FUNCTIONS = [['evaluate', 'scenario'], ['collective', 'request'], ['fit', 'scenario'], ['curve', 'scenario'],
+  ['sweep', 'request'], ['tradeoff', 'request'], ['packageCost', 'scenario'], ['importHf', 'config.json']];
+const LIMIT = 1048576; // 1 MiB
+
+test('a text over 1 MiB is refused from its length, at once, before it is copied into the module', () => {
+  // 2^28 characters: copied, this grew the module's memory by 256 MB and took seconds (a 1.2 GB
+  // string threw std::bad_alloc after 10 s); now the answer names the limit and nothing grows.
+  const huge = 'x'.repeat(2 ** 28);
+  mod.evaluate(presetTexts()[0]); // first use builds the static preset table
+  const pages = mod.HEAP8.buffer.byteLength;
+  const heap = mod.heapInUse();
+  for (const [name, noun] of TEXT_FUNCTIONS) {
+    const start = performance.now();
+    let out;
+    assert.doesNotThrow(() => { out = JSON.parse(mod[name](huge)); }, name);
+    assert.ok(performance.now() - start < 200, `${name}: ${Math.round(performance.now() - start)} ms`);
+    assert.equal(out.ok, false, name);
+    assert.equal(out.error.path, '');
+    assert.equal(out.error.message, `${name}()'s ${noun} is 268435456 characters long, larger than the limit of 1048576 bytes (1 MiB)`);
+  }
+  const name = JSON.parse(mod.importHf(JSON.stringify(llama31_8b), huge));
+  assert.equal(name.error.message, "importHf()'s name is 268435456 characters long, larger than the limit of 1048576 bytes (1 MiB)");
+  assert.equal(mod.HEAP8.buffer.byteLength, pages, 'wasm memory size');
+  assert.equal(mod.heapInUse(), heap, 'bytes allocated and not freed');
+  // One character over is refused the same way; 1 MiB of characters that take 2 bytes each in
+  // UTF-8 is within the facade's count and refused by the parser, by its bytes.
+  assert.match(JSON.parse(mod.evaluate(' '.repeat(LIMIT + 1))).error.message, /is 1048577 characters long, larger than the limit of 1048576 bytes/);
+  assert.match(JSON.parse(mod.evaluate('\u00e9'.repeat(LIMIT / 2 + 1))).error.message, /the document is larger than the limit of 1048576 bytes/);
+  // A text of exactly 1 MiB is read: a preset padded with spaces to 1,048,576 characters.
+  const preset = presetTexts()[0];
+  assert.equal(JSON.parse(mod.evaluate(preset + ' '.repeat(LIMIT - preset.length))).ok, true);
+});
+
+test('every exported function answers with arguments missing or extra, never a BindingError', () => {
+  const config = JSON.stringify(llama31_8b);
+  // importHf's name is optional: left out, the config's own (8,030,261,248 parameters, as the
+  // import-hf tests pin it).
+  const alone = JSON.parse(mod.importHf(config));
+  assert.equal(alone.ok, true);
+  assert.equal(alone.params, 8030261248);
+  assert.deepEqual(JSON.parse(mod.importHf(config, undefined, 'extra')), alone);
+  for (const [name] of TEXT_FUNCTIONS) {
+    let out;
+    assert.doesNotThrow(() => { out = JSON.parse(mod[name]()); }, `${name}()`);
+    assert.equal(out.ok, false, name);
+    assert.match(out.error.message, new RegExp(`^${name}\\(\\) takes the .* got undefined$`), name);
+  }
+  // An extra argument is ignored, as a JS function ignores it.
+  const preset = presetTexts()[0];
+  assert.equal(mod.evaluate(preset, 'extra', 3), mod.evaluate(preset));
+  for (const name of ['presets', 'version', 'validation', 'heapInUse']) assert.doesNotThrow(() => mod[name]('extra'), name);
+  assert.equal(mod.version('extra'), mod.version());
 });
 
 test('mutations of every field of every scenario preset never throw or give a bad result', () => {
