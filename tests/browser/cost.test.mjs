@@ -68,6 +68,36 @@ test('the Cost card shows the engine’s numbers; a typed $/chip-hour changes th
   await page.close();
 });
 
+// Issue 17, defect 5: the default link with &usd_per_chip_hour=2 showed $2 and computed with the
+// preset's $6.155 ($148 per million output tokens). Rented, the cost is linear in the price:
+// 148 × 2 / 6.155 = 48.1, so about $48 (three digits of $148 leave 47.9 – 48.3).
+test('a price in a link without pricing= is the price used: $2 per chip-hour gives about $48 per million output tokens', async () => {
+  const page = await open(`${base}#usd_per_chip_hour=2`);
+  assert.equal(await page.inputValue('#cost-usd_per_chip_hour'), '2');
+  assert.equal(await page.isVisible('#notice'), false);
+  const cost = await engineCost(page);
+  assert.equal(cost.usd_per_chip_hour, 2);
+  const shown = await value(page, 'cost-output');
+  assert.equal(shown, usd(cost.usd_per_m_output_tokens));
+  assert.match(shown, /^\$4(7\.9|8(\.[0-3])?)$/);
+  assert.match(await page.textContent('.cost-hour'), /^\$2(\.00)? per chip-hour, rented/);
+  await assertClean(page);
+  await page.close();
+  // The preset's price, for the hand check above: $148.
+  const preset = await open(base);
+  assert.equal(await value(preset, 'cost-output'), '$148');
+  // "As the presets say" takes a typed price away: the field is empty and the preset's price used.
+  await preset.fill('#cost-usd_per_chip_hour', '2');
+  await changed(preset, 'cost-output', '$148');
+  assert.match(await hash(preset), /&pricing=cloud&usd_per_chip_hour=2(&|$)/);
+  await preset.focus('#cost-pricing'); // as a person moves to it (a focused number input is not rewritten)
+  await preset.selectOption('#cost-pricing', '');
+  await preset.waitForFunction(() => document.querySelector('[data-metric="cost-output"] .metric-value')?.textContent.trim() === '$148');
+  assert.equal(await preset.inputValue('#cost-usd_per_chip_hour'), '');
+  assert.doesNotMatch(await hash(preset), /usd_per_chip_hour|pricing=/);
+  await preset.close();
+});
+
 test('a cloud offering sets the price and names its source; owned pricing splits the chip-hour', async () => {
   const page = await open(base);
   await page.waitForSelector('#cost-offering option[value="lambda-h100-sxm"]', { state: 'attached' });
