@@ -1,5 +1,6 @@
 #include "cost/die.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace envelope {
@@ -16,18 +17,23 @@ double dies_per_wafer(double area_mm2, const Wafer& w) {
     return n > 0 ? n : 0;
 }
 
+// Each form is written so that rounding cannot lift it above 1 nor a small expected count
+// lose its digits: e^(−x) − 1 as expm1 and ln(1 + x/α) as log1p (1 − e^(−x) computed
+// directly keeps only 16 − |log10 x| digits: 1.00000017 at x = 1e−11). Murphy's factor
+// (1 − e^(−x))/x ≤ 1 holds exactly, and min(1, ·) keeps it so after rounding.
 double die_yield(double area_mm2, const Wafer& w) {
     const double defects = w.defect_density_per_cm2 * area_mm2 / 100;  // expected per die (mm² → cm²)
+    if (!(defects > 0)) return 1;
     switch (w.yield_model) {
         case YieldModel::poisson: return std::exp(-defects);
         case YieldModel::murphy: {
-            if (defects <= 0) return 1;
-            const double f = (1 - std::exp(-defects)) / defects;
+            const double f = std::min(1.0, -std::expm1(-defects) / defects);
             return f * f;
         }
         case YieldModel::negative_binomial: break;
     }
-    return std::pow(1 + defects / w.critical_level, -w.critical_level);
+    // (1 + x/α)^(−α) = e^(−α·ln(1 + x/α))
+    return std::exp(-w.critical_level * std::log1p(defects / w.critical_level));
 }
 
 DieCost die_cost(double area_mm2, const Wafer& w) {

@@ -7,21 +7,56 @@
 
 namespace envelope {
 
-std::string package_problem(const PackageSpec& p) {
+namespace {
+
+std::string yield_text(double y) { return y > 0 ? format_number(y, 3) : "0 (it underflows)"; }
+
+}  // namespace
+
+PackageProblem package_problem(const PackageSpec& p) {
     double on_top = static_cast<double>(p.hbm_stacks) * p.hbm_area_mm2;
-    for (const DieSpec& d : p.dies) {
-        if (dies_per_wafer(d.area_mm2, d.wafer) < 1) return "a " + format_number(d.area_mm2, 6) + " mm² die does not fit the wafer";
+    for (std::size_t i = 0; i < p.dies.size(); ++i) {
+        const DieSpec& d = p.dies[i];
+        const std::string at = "dies[" + std::to_string(i) + "]";
+        if (dies_per_wafer(d.area_mm2, d.wafer) < 1) return {"dies", "a " + format_number(d.area_mm2, 6) + " mm² die does not fit the wafer"};
+        const double y = die_yield(d.area_mm2, d.wafer);
+        if (!(y >= kMinYield)) {
+            return {at + ".area_mm2", "is " + format_number(d.area_mm2, 6) + " mm² at " +
+                                          format_number(d.wafer.defect_density_per_cm2, 6) + " defects/cm² (" + at +
+                                          ".node): its yield " + yield_text(y) + " is below 1e-12, too few good dies to price"};
+        }
         on_top += d.area_mm2 * static_cast<double>(d.count);
     }
     if (p.kind == PackageKind::fan_out || p.kind == PackageKind::si_interposer) {
-        if (dies_per_wafer(on_top * p.interposer_area_scale, p.interposer_wafer) < 1) {
-            return "the interposer (" + format_number(on_top * p.interposer_area_scale, 6) + " mm²) does not fit the wafer";
+        const double area = on_top * p.interposer_area_scale;
+        if (dies_per_wafer(area, p.interposer_wafer) < 1) {
+            return {"dies", "the interposer (" + format_number(area, 6) + " mm²) does not fit the wafer"};
+        }
+        const double y = die_yield(area, p.interposer_wafer);
+        if (!(y >= kMinYield)) {
+            return {"interposer_defect_density_per_cm2", "is " + format_number(p.interposer_wafer.defect_density_per_cm2, 6) +
+                                                             ": the " + format_number(area, 6) + " mm² interposer yields " +
+                                                             yield_text(y) + ", below 1e-12"};
         }
     }
-    if (p.kind == PackageKind::bridge && dies_per_wafer(p.bridge_area_mm2, p.interposer_wafer) < 1) {
-        return "a bridge does not fit the wafer";
+    if (p.kind == PackageKind::bridge) {
+        if (dies_per_wafer(p.bridge_area_mm2, p.interposer_wafer) < 1) return {"dies", "a bridge does not fit the wafer"};
+        const double y = die_yield(p.bridge_area_mm2, p.interposer_wafer);
+        if (!(y >= kMinYield)) {
+            return {"bridge_area_mm2", "is " + format_number(p.bridge_area_mm2, 6) + " mm²: a bridge yields " + yield_text(y) + ", below 1e-12"};
+        }
     }
-    return "";
+    const PackageCost c = package_cost(p);
+    if (!(c.package_yield >= kMinYield)) {
+        return {p.kind == PackageKind::organic ? "substrate_bonding_yield" : "bonding_yield",
+                "the package's bonds succeed together with yield " + yield_text(c.package_yield) + ", below 1e-12"};
+    }
+    const double parts[] = {c.raw_dies_usd, c.die_defects_usd, c.raw_package_usd, c.package_defects_usd,
+                            c.wasted_dies_usd, c.hbm_usd, c.test_usd, c.nre_usd, c.total_usd()};
+    for (const double usd : parts) {
+        if (!std::isfinite(usd)) return {"dies", "the package's cost is not a finite number of dollars"};
+    }
+    return {};
 }
 
 double substrate_layer_factor(int64_t parts, double area) {

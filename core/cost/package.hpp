@@ -96,9 +96,21 @@ struct PackageCost {
 
 PackageCost package_cost(const PackageSpec& p);
 
-// Why the package cannot be made as described ("" when it can): a die, the interposer or a
-// bridge that does not fit one wafer.
-std::string package_problem(const PackageSpec& p);
+// Why the package cannot be made or priced as described: a die, the interposer or a bridge
+// that does not fit one wafer; a yield below kMinYield (a die's, the interposer's, a bridge's
+// or the package's bonds); a cost that is not finite. `field` is the input to change, relative
+// to the package ("dies[0].area_mm2"); an empty message means none.
+struct PackageProblem {
+    std::string field;
+    std::string message;
+    bool none() const { return message.empty(); }
+};
+PackageProblem package_problem(const PackageSpec& p);
+
+// The least yield priced: one good part in 10¹². Below it a known-good part costs more than
+// 10¹² raw ones, no product is made that way, and e^(−x) underflows to 0 soon after (x > 745),
+// which would price the part at $0 (raw ÷ 0 guarded) or at infinity.
+constexpr double kMinYield = 1e-12;
 
 // The substrate's layer-count price factor: 1 for one die; for several, 1.5, 1.75 above
 // 17 × 17 mm², 2 above 30 × 30 mm² (Chiplet Actuary, package.py OS.cost_raw_package).

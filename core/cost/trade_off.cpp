@@ -91,10 +91,10 @@ void reprice(Scenario& s, double ratio) {
 void evaluate_point(const Scenario& s, const std::optional<double>& base_usd, TradeOffPoint& p) {
     Scenario at = s;
     if (at.cost.package) {
-        const std::string problem = package_problem(*at.cost.package);
-        if (!problem.empty()) {
-            p.error_path = "cost.package";
-            p.error = problem;
+        const PackageProblem problem = package_problem(*at.cost.package);
+        if (!problem.none()) {
+            p.error_path = "cost.package." + problem.field;
+            p.error = problem.message;
             return;
         }
         p.package_usd = package_cost(*at.cost.package).total_usd();

@@ -55,8 +55,17 @@ Wafer read_node(const Json& v, const std::string& path, YieldModel model, double
     if (v.is_string()) {
         const Json* n = entry("process-nodes", "nodes", v.get<std::string>());
         if (!n) throw InputError(path, "unknown process node \"" + v.get<std::string>() + "\"; known: " + ids("process-nodes", "nodes"));
-        w.usd = n->at("wafer_usd").get<double>();
-        w.defect_density_per_cm2 = n->at("defect_density_per_cm2").get<double>();
+        // A preset lacking a field is a defect of presets/costs/process-nodes.json (test_package_economics.cpp
+        // loads every one); say which, not "internal error".
+        const auto field = [&](const char* key) {
+            const auto f = n->find(key);
+            if (f == n->end() || !f->is_number()) {
+                throw InputError(path, "process node \"" + v.get<std::string>() + "\" of presets/costs/process-nodes.json has no " + key);
+            }
+            return f->get<double>();
+        };
+        w.usd = field("wafer_usd");
+        w.defect_density_per_cm2 = field("defect_density_per_cm2");
         nre_usd = n->value("nre_usd", 0.0);
         return w;
     }
@@ -155,8 +164,8 @@ PackageSpec parse_package(const Json& value, const std::string& path) {
     p.package_nre_usd_per_mm2 = r.number_or("package_nre_usd_per_mm2", 0, 1e9, nre->value("nre_cost_usd_per_mm2", 0.0));
     p.package_nre_fixed_usd = r.number_or("package_nre_fixed_usd", 0, 1e12, nre->value("nre_cost_fixed_usd", 0.0));
     r.finish();
-    const std::string problem = package_problem(p);
-    if (!problem.empty()) throw InputError(path.empty() ? "dies" : path + ".dies", problem);
+    const PackageProblem problem = package_problem(p);
+    if (!problem.none()) throw InputError(path.empty() ? problem.field : path + "." + problem.field, problem.message);
     return p;
 }
 

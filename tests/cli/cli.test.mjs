@@ -245,3 +245,27 @@ test('envelope package-cost: the chiplet cost of a package, errors name the fiel
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /dies\[0\]\.node: unknown process node "1nm"/);
 });
+
+test('envelope package-cost loads every process-node preset', () => {
+  const { nodes } = JSON.parse(fs.readFileSync(path.join(root, 'presets/costs/process-nodes.json'), 'utf8'));
+  assert.ok(nodes.length >= 21);
+  for (const { id } of nodes) {
+    const r = run(['package-cost', '-'], JSON.stringify({ dies: [{ area_mm2: 600, node: id }] }));
+    assert.equal(r.status, 0, `${id}: ${r.stderr}`);
+    const out = JSON.parse(r.stdout);
+    assert.ok(out.ok && out.total_usd > 0, id);
+  }
+  // 600 mm² at CSET's 5 nm, D0 0.11: yield 1.066^-10 = 0.52775 (worked in test_package_economics.cpp)
+  const r = run(['package-cost', '-'], '{"dies":[{"area_mm2":600,"node":"5nm-cset-2020"}]}');
+  assert.ok(Math.abs(JSON.parse(r.stdout).dies[0].yield - 0.52775) < 1e-5);
+});
+
+test('envelope package-cost: a yield that underflows is an error naming the field, not $0 or null', () => {
+  for (const area of [1500, 700]) {
+    const pkg = { yield_model: 'poisson', dies: [{ area_mm2: area, node: { wafer_usd: 9346, defect_density_per_cm2: 100 } }] };
+    const r = run(['package-cost', '-'], JSON.stringify(pkg));
+    assert.equal(r.status, 2, `${area} mm²: ${r.stdout}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /dies\[0\]\.area_mm2: .*below 1e-12/);
+  }
+});
