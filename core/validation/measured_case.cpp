@@ -8,6 +8,7 @@
 
 #include "common/format.hpp"
 #include "presets/registry.hpp"
+#include "validation/case_fields.hpp"
 
 namespace envelope {
 
@@ -36,40 +37,12 @@ constexpr Metric kMetrics[] = {
     {"busbw_gbps", "collective"},
 };
 
-[[noreturn]] void skip(const std::string& reason) { throw SkipCase(reason); }
+using namespace case_fields;
 
-const Json& member(const Json& obj, const char* key, const std::string& where) {
-    if (!obj.is_object()) skip(where + " is not an object");
-    const auto it = obj.find(key);
-    if (it == obj.end()) skip(where + "." + key + " is missing");
-    return *it;
-}
-
-const Json* optional_member(const Json& obj, const char* key) {
-    if (!obj.is_object()) return nullptr;
-    const auto it = obj.find(key);
-    return it == obj.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string text(const Json& obj, const char* key, const std::string& where) {
-    const Json& v = member(obj, key, where);
-    if (!v.is_string()) skip(where + "." + key + " is not a string");
-    return v.get<std::string>();
-}
-
-double number(const Json& obj, const char* key, const std::string& where) {
-    const Json& v = member(obj, key, where);
-    if (!v.is_number() || !std::isfinite(v.get<double>())) {
-        skip(where + "." + key + (v.is_null() ? " is null" : " is not a number"));
-    }
-    return v.get<double>();
-}
-
-int64_t count(const Json& obj, const char* key, const std::string& where) {
-    const double x = number(obj, key, where);
-    if (x < 1 || x > 1e9 || x != std::floor(x)) skip(where + "." + key + " is not a positive integer");
-    return static_cast<int64_t>(x);
-}
+// A measured value is positive and finite, in its metric's unit: at least 1e-9 (below it the
+// error predicted / measured − 1 means nothing, and at 5e-324 it is infinite), at most 1e15;
+// an MFU is a fraction, at most 1.
+constexpr double kMinMeasured = 1e-9, kMaxMeasured = 1e15;
 
 // The chip presets are keyed by the lower-cased keys of presets/measured/chips.json
 // ("H100-SXM" → "h100-sxm").
@@ -101,18 +74,15 @@ Json system_of(const Json& hw, int64_t count) {
     const auto set_link = [](Json& level, double gbps) {
         level["link_gbps"] = gbps / level["links_per_chip"].get<double>();
     };
-    if (const Json* bw = optional_member(hw, "scale_up_gbps"); bw && bw->is_number()) {
-        set_link(network[0], bw->get<double>());
-    }
-    const Json* per_node = optional_member(hw, "per_node");
-    if (per_node && per_node->is_number() && count > per_node->get<int64_t>()) {
+    // GB/s per chip, one direction: positive, at most 1e7 (10 PB/s).
+    const auto gbps = [&](const char* key) { return number_in(hw, key, "hardware", 1e-9, 1e7); };
+    if (optional_member(hw, "scale_up_gbps")) set_link(network[0], gbps("scale_up_gbps"));
+    const int64_t per_node = optional_member(hw, "per_node") ? case_fields::count(hw, "per_node", "hardware") : count;
+    if (count > per_node) {
         if (network.size() < 2) skip("the reference system of " + chip + " has no scale-out level");
-        network[0]["size"] = per_node->get<int64_t>();
-        if (const Json* bw = optional_member(hw, "scale_out_gbps"); bw && bw->is_number()) {
-            set_link(network[1], bw->get<double>());
-        }
-        network[1]["size"] = std::max<int64_t>(network[1]["size"].get<int64_t>(),
-                                               (count + per_node->get<int64_t>() - 1) / per_node->get<int64_t>());
+        network[0]["size"] = per_node;
+        if (optional_member(hw, "scale_out_gbps")) set_link(network[1], gbps("scale_out_gbps"));
+        network[1]["size"] = std::max<int64_t>(network[1]["size"].get<int64_t>(), (count + per_node - 1) / per_node);
     }
     system["network"] = std::move(network);
     return system;
@@ -133,8 +103,8 @@ Json model_of(const Json& m) {
         out["tied_embeddings"] = *tied;
     }
     if (const Json* mla = optional_member(m, "mla")) {
-        const Json* q_lora = optional_member(*mla, "q_lora_rank");
-        out["mla"] = {{"q_lora_rank", q_lora && q_lora->is_number() ? q_lora->get<double>() : 0.0},
+        const int64_t q_lora = optional_member(*mla, "q_lora_rank") ? integer_in(*mla, "q_lora_rank", "model.mla", 0, kMaxCount) : 0;
+        out["mla"] = {{"q_lora_rank", q_lora},
                       {"kv_lora_rank", count(*mla, "kv_lora_rank", "model.mla")},
                       {"qk_rope_dim", count(*mla, "qk_rope_dim", "model.mla")},
                       {"qk_nope_dim", count(*mla, "qk_nope_dim", "model.mla")},
@@ -144,12 +114,12 @@ Json model_of(const Json& m) {
         out["moe"] = {{"experts", count(*moe, "experts", "model.moe")},
                       {"top_k", count(*moe, "top_k", "model.moe")},
                       {"expert_ffn", count(*moe, "expert_ffn", "model.moe")}};
-        if (const Json* shared = optional_member(*moe, "shared_experts"); shared && shared->is_number()) {
-            out["moe"]["shared_experts"] = *shared;
+        if (optional_member(*moe, "shared_experts")) {
+            out["moe"]["shared_experts"] = integer_in(*moe, "shared_experts", "model.moe", 0, kMaxCount);
         }
-        if (const Json* dense = optional_member(*moe, "dense_layers");
-            dense && dense->is_number() && dense->get<double>() > 0) {
-            out["dense_layers"] = *dense;
+        if (optional_member(*moe, "dense_layers")) {
+            const int64_t dense = integer_in(*moe, "dense_layers", "model.moe", 0, kMaxCount);
+            if (dense > 0) out["dense_layers"] = dense;
         }
     }
     return out;
@@ -233,7 +203,7 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     c.scenario = {
         {"name", c.id},
         {"model", model_of(member(doc, "model", "case"))},
-        {"system", system_of(hw, std::max(c.job_chips, tp * pp * c.replicas))},
+        {"system", system_of(hw, std::max(c.job_chips, chips_of({tp, pp, c.replicas}, "inference.tp × pp × dp")))},
         {"engine", engine_profile(doc)},
         {"parallelism",
          {{"tp", tp}, {"pp", pp}, {"dp", c.replicas},
@@ -286,14 +256,14 @@ void read_training(const Json& doc, MeasuredCase& c) {
     c.job_chips = count(hw, "count", "hardware");
     Json parallelism = {{"tp", tp}, {"pp", pp}, {"cp", cp}, {"dp", dp}, {"ep", integer("ep", 1)},
                         {"sp", sp && sp->is_boolean() ? sp->get<bool>() : tp > 1},
-                        {"zero", zero && zero->is_number() ? zero->get<int64_t>() : 1}};
+                        {"zero", zero ? integer_in(t, "zero", "training", 0, 3) : 1}};
     if (vpp > 1) {
         parallelism["virtual_stages"] = vpp;
         parallelism["schedule"] = "interleaved_1f1b";
     }
     c.scenario = {{"name", c.id},
                   {"model", model_of(model)},
-                  {"system", system_of(hw, std::max(c.job_chips, tp * pp * cp * dp))},
+                  {"system", system_of(hw, std::max(c.job_chips, chips_of({tp, pp, cp, dp}, "training.tp × pp × cp × dp")))},
                   {"parallelism", parallelism},
                   {"workload",
                    {{"kind", "training"},
@@ -314,7 +284,7 @@ void read_collective(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
     const Json& col = member(doc, "collective", "case");
     c.op = text(col, "op", "collective");
-    c.bytes = number(col, "bytes", "collective");
+    c.bytes = number_in(col, "bytes", "collective", 1, 1e15);  // the buffer per rank: a byte to a petabyte
     c.ranks = count(hw, "count", "hardware");
     if (const Json* a = optional_member(col, "algorithm"); a && a->is_string()) {
         const std::string algo = a->get<std::string>();
@@ -346,8 +316,8 @@ MeasuredCase read_measured_case(const Json& doc) {
                                      [&](const Metric& m) { return c.primary == m.name; });
     if (metric == std::end(kMetrics)) skip("unknown metric \"" + c.primary + "\"");
     if (c.kind != metric->kind) skip("metric " + c.primary + " does not belong to a " + c.kind + " case");
-    c.measured = number(member(doc, "measured", "case"), c.primary.c_str(), "measured");
-    if (!(c.measured > 0)) skip("measured." + c.primary + " is not positive");
+    c.measured = number_in(member(doc, "measured", "case"), c.primary.c_str(), "measured", kMinMeasured,
+                           c.primary == "mfu" ? 1.0 : kMaxMeasured);
 
     if (const Json* hw = optional_member(doc, "hardware"); hw && optional_member(*hw, "chip") && (*hw)["chip"].is_string()) {
         c.chip = (*hw)["chip"].get<std::string>();

@@ -84,6 +84,10 @@ ValidationReport validate_cases(const Json& cases) {
                 continue;
             }
             const double error = predicted / c.measured - 1;
+            if (!std::isfinite(error)) {  // measured values are ≥ 1e-9 (case_fields): a guard, not a path
+                r.skipped.push_back({id, "predicted / measured is not finite"});
+                continue;
+            }
             const std::string engine = scenario.is_object() && scenario.contains("engine") && scenario["engine"].is_string()
                                            ? scenario["engine"].get<std::string>()
                                            : "";

@@ -269,3 +269,29 @@ test('envelope package-cost: a yield that underflows is an error naming the fiel
     assert.match(r.stderr, /dies\[0\]\.area_mm2: .*below 1e-12/);
   }
 });
+
+test('validate skips a case with a field out of range, naming it, and never dies on one', () => {
+  const cases = JSON.parse(fs.readFileSync(casesFile, 'utf8'));
+  const scored = new Set(JSON.parse(run(['validate', '--json', casesFile]).stdout).cases.map((c) => c.id));
+  const inference = cases.find((c) => c.kind === 'inference' && scored.has(c.id));
+  const collective = cases.find((c) => c.kind === 'collective' && scored.has(c.id));
+  const broken = [
+    // per_node 0 or 0.5 killed the run with SIGFPE (exit 136)
+    { ...inference, id: 'per-node-0', hardware: { ...inference.hardware, per_node: 0 } },
+    { ...inference, id: 'per-node-half', hardware: { ...inference.hardware, per_node: 0.5 } },
+    { ...collective, id: 'negative-bytes', collective: { ...collective.collective, bytes: -1e9 } },
+    { ...collective, id: 'tiny-measured', measured: { [collective.primary]: 5e-324 } },
+  ];
+  const file = path.join(os.tmpdir(), `envelope-range-cases-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(broken));
+  const r = run(['validate', '--json', file]);
+  fs.rmSync(file);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.cases.length, 0);
+  const reason = (id) => out.skipped.find((s) => s.id === id).reason;
+  assert.match(reason('per-node-0'), /^hardware\.per_node is 0; allowed: an integer in \[1, 1e\+09\]$/);
+  assert.match(reason('per-node-half'), /^hardware\.per_node is 0\.5; allowed/);
+  assert.match(reason('negative-bytes'), /^collective\.bytes is -1e\+09; allowed: \[1, 1e\+15\]$/);
+  assert.match(reason('tiny-measured'), /^measured\.busbw_gbps is 4\.94066e-324; allowed: \[1e-09, 1e\+15\]$/);
+});

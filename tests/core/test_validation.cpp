@@ -222,3 +222,89 @@ TEST_CASE("a mixture-of-experts case becomes a scenario with its experts and exp
     CHECK(s["model"]["dense_layers"] == 1);
     CHECK(s["parallelism"]["ep"] == 2);
 }
+
+namespace {
+
+// The measured cases the range checks below break: a 128-chip training run and an 8-GPU
+// all-reduce, in the public format.
+Json training_case() {
+    return Json::parse(R"({
+      "id": "tr", "source": "test", "kind": "training",
+      "hardware": {"chip": "H100-SXM", "count": 128, "per_node": 8, "scale_up_gbps": 450, "scale_out_gbps": 50},
+      "model": {"name": "GPT-3", "layers": 96, "hidden": 12288, "heads": 96, "kv_heads": 96, "head_dim": 128,
+                "ffn": 49152, "gated_ffn": false, "vocab": 51200, "tied_embeddings": true, "moe": null, "mla": null},
+      "training": {"seq_len": 2048, "global_batch": 256, "micro_batch": 1, "dp": 4, "tp": 4, "pp": 8, "cp": 1,
+                   "ep": 1, "sp": null, "vpp": null, "recompute": null, "zero": null, "precision": "bf16"},
+      "measured": {"step_time_s": 8.91}, "primary": "step_time_s"
+    })");
+}
+
+Json collective_case() {
+    return Json::parse(R"({
+      "id": "co", "source": "test", "kind": "collective",
+      "hardware": {"chip": "H100-SXM", "count": 8, "per_node": 8, "scale_up_gbps": 450, "scale_out_gbps": null},
+      "collective": {"op": "all_reduce", "bytes": 1073741824, "algorithm": null},
+      "measured": {"busbw_gbps": 480}, "primary": "busbw_gbps"
+    })");
+}
+
+}  // namespace
+
+TEST_CASE("a case file is input: a field out of its range skips the case, naming the field and the range") {
+    // per_node 0 or 0.5 divided by zero (SIGFPE, the whole run killed); ≥ 1e19 or a product of
+    // degrees of 1e36 overflowed the float → int64 conversion (the reason printed −9223372036854775808).
+    for (const double per_node : {0.0, 0.5, 1e19, -8.0}) {
+        Json c = inference_case();
+        c["hardware"]["per_node"] = per_node;
+        const std::string reason = skip_reason(c);
+        CHECK_MESSAGE(contains(reason, "hardware.per_node is "), per_node);
+        CHECK(contains(reason, "allowed: an integer in [1, 1e+09]"));
+    }
+    Json c = inference_case();
+    c["hardware"]["per_node"] = "eight";
+    CHECK(contains(skip_reason(c), "hardware.per_node is not a number"));
+    c = inference_case();
+    c["hardware"]["scale_up_gbps"] = -450;
+    CHECK(contains(skip_reason(c), "hardware.scale_up_gbps is -450; allowed: [1e-09, 1e+07]"));
+    c = inference_case();
+    c["hardware"]["count"] = 8;
+    c["inference"]["tp"] = c["inference"]["pp"] = c["inference"]["dp"] = 1e9;
+    CHECK(contains(skip_reason(c), "inference.tp × pp × dp is 1e+27 chips; allowed: at most 1e+09"));
+
+    for (const double zero : {1e19, 4.0, -1.0, 1.5}) {
+        Json t = training_case();
+        t["training"]["zero"] = zero;
+        CHECK_MESSAGE(contains(skip_reason(t), "training.zero is "), zero);
+        CHECK(contains(skip_reason(t), "allowed: an integer in [0, 3]"));
+    }
+    Json t = training_case();
+    t["training"]["tp"] = t["training"]["pp"] = t["training"]["cp"] = t["training"]["dp"] = 1e9;
+    CHECK(contains(skip_reason(t), "training.tp × pp × cp × dp is 1e+36 chips"));
+    t = training_case();
+    t["hardware"]["per_node"] = 1e19;
+    CHECK(contains(skip_reason(t), "hardware.per_node is 1e+19"));
+    CHECK(skip_reason(training_case()) == "");  // the unbroken cases read
+    CHECK(skip_reason(collective_case()) == "");
+}
+
+TEST_CASE("absurd measured cases are skipped, not scored: a negative buffer, a measured value of 5e-324") {
+    Json col = collective_case();
+    col["collective"]["bytes"] = -1e9;  // was scored: +14,644 %
+    CHECK(contains(skip_reason(col), "collective.bytes is -1e+09; allowed: [1, 1e+15]"));
+    col["collective"]["bytes"] = 0;
+    CHECK(contains(skip_reason(col), "collective.bytes is 0"));
+    Json inf = inference_case();
+    inf["measured"]["output_tokens_per_s"] = 5e-324;  // was +inf %
+    CHECK(contains(skip_reason(inf), "measured.output_tokens_per_s is 4.94066e-324; allowed: [1e-09, 1e+15]"));
+    Json mfu = training_case();
+    mfu["primary"] = "mfu";
+    mfu["measured"] = {{"mfu", 41.9}};  // a percentage where the format asks a fraction
+    CHECK(contains(skip_reason(mfu), "measured.mfu is 41.9; allowed: [1e-09, 1]"));
+
+    Json file = Json::array({col, inf, mfu, collective_case()});
+    const ValidationReport r = validate_cases(file);
+    REQUIRE(r.cases.size() == 1);
+    CHECK(r.cases[0].id == "co");
+    CHECK(r.skipped.size() == 3);
+    for (const ScoredCase& s : r.cases) CHECK(std::isfinite(s.error));
+}
