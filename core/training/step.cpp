@@ -17,8 +17,8 @@ const Engine kFramework{};
 
 struct PassTimes {
     double compute = 0;
-    double gemm = 0;       // matmul ops, what TP communication can hide behind
-    double attention = 0;  // what the CP ring hides behind
+    double gemm = 0;       // the linear layers' GEMMs, what TP communication can hide behind
+    double attention = 0;  // attention's kernels, what the CP ring hides behind (disjoint from gemm)
     double tp = 0, cp = 0, pp = 0, ep = 0;
     double wgrad = 0;      // weight-gradient GEMMs: what a zero-bubble schedule defers
 };
@@ -34,11 +34,14 @@ PassTimes time_pass(const std::vector<Op>& ops, const Placement& placement, cons
         const double s = seconds(op, placement, ctx);
         if (op.cls != OpClass::collective) {
             t.compute += s;
-            if (op.cls == OpClass::matmul) t.gemm += s;
             if (std::string_view(op.variant) == "wgrad") t.wgrad += s;
+            // Unfused attention's two batched matmuls belong to attention, not to the linear
+            // layers whose all-gathers and reduce-scatters userbuffers pipeline.
             if (op.cls == OpClass::attention || std::string_view(op.name) == "attn_scores" ||
                 std::string_view(op.name) == "attn_context") {
                 t.attention += s;
+            } else if (op.cls == OpClass::matmul) {
+                t.gemm += s;
             }
             continue;
         }
@@ -49,6 +52,13 @@ PassTimes time_pass(const std::vector<Op>& ops, const Placement& placement, cons
     }
     return t;
 }
+
+// A stage's per-step traffic before overlap: the data-parallel reduce and gather
+// (ZeRO 0-2) and the gradients sent to an offloaded optimizer.
+struct StageSync {
+    double reduce_s = 0, gather_s = 0, gradients_out_s = 0;
+    double buckets = 1;
+};
 
 double collective_time(CollectiveKind kind, const Spans& spans, double bytes) {
     return group_collective(kind, spans, bytes, kFramework.collectives).cost.time(bytes);
@@ -70,18 +80,30 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
     const double m = static_cast<double>(micro_batches);
     const double bucket = std::max(40e6, 1e6 * dp);  // parameters per gradient bucket
 
+    const bool zero_bubble = par.schedule == PipelineSchedule::zero_bubble;
     StepTime out;
+    std::vector<StageSync> syncs;
     for (const StageOps& st : stages) {
         const PassTimes f = time_pass(st.forward, placement, ctx);
         const PassTimes b = time_pass(st.backward, placement, ctx);
         StageStep r;
+        StageSync sync;
         r.compute_s = f.compute + b.compute;
         r.forward_compute_s = f.compute;
         r.backward_compute_s = b.compute;
-        const double tp_f = w.tp_comm_overlap ? std::max(0.0, f.tp - f.gemm) : f.tp;
-        const double tp_b = w.tp_comm_overlap ? std::max(0.0, b.tp - b.gemm) : b.tp;
-        const double cp_f = std::max(0.0, f.cp - f.attention);
-        const double cp_b = std::max(0.0, b.cp - b.attention);
+        // A pass's compute is one budget: what one communication hides behind, another
+        // cannot, so a faster chip never exposes more than it saves (the CP ring hides in
+        // attention, TP's collectives in the linear GEMMs, ZeRO-3's in whatever is left).
+        // ZB-H1 defers the weight-gradient GEMMs out of the backward pass into the bubble, so
+        // the pass's traffic cannot hide behind them.
+        const double deferred = zero_bubble ? b.wgrad : 0.0;
+        const double tp_hid_f = w.tp_comm_overlap ? std::min(f.tp, f.gemm) : 0.0;
+        const double tp_hid_b = w.tp_comm_overlap ? std::min(b.tp, b.gemm - deferred) : 0.0;
+        const double cp_hid_f = std::min(f.cp, f.attention), cp_hid_b = std::min(b.cp, b.attention);
+        const double tp_f = f.tp - tp_hid_f, tp_b = b.tp - tp_hid_b;
+        const double cp_f = f.cp - cp_hid_f, cp_b = b.cp - cp_hid_b;
+        const double free_f = std::max(0.0, f.compute - tp_hid_f - cp_hid_f);
+        const double free_b = std::max(0.0, b.compute - deferred - tp_hid_b - cp_hid_b);
         r.tp_s = tp_f + tp_b;
         r.cp_s = cp_f + cp_b;
         // Interleaved stages hand each micro-batch on once per chunk they hold.
@@ -111,10 +133,10 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
             // gradients' reduce-scatter with overlap_grad_reduce); the rest waits in line.
             auto exposed = [layers](double comm, double compute) { return std::max(comm / layers, comm - compute); };
             const bool pg = w.overlap_param_gather, gr = w.overlap_grad_reduce;
-            auto forward = [&](double g) { return pg ? exposed(g, f.compute) : g; };
+            auto forward = [&](double g) { return pg ? exposed(g, free_f) : g; };
             auto backward = [&](double g) {
                 const double hidden = (pg ? g : 0) + (gr ? scatter : 0), waits = (pg ? 0 : g) + (gr ? 0 : scatter);
-                return (hidden > 0 ? exposed(hidden, b.compute) : 0) + waits;
+                return (hidden > 0 ? exposed(hidden, free_b) : 0) + waits;
             };
             r.zero3_s = forward(gather) + backward(gather);
             // Offloaded shards come over the host link first, pipelined with the gather.
@@ -125,24 +147,20 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
             r.backward_s += zb;
         } else if (replicated) {
             const bool sharded = par.zero >= 1;
-            const double reduce = collective_time(sharded ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
-                                                  dp_spans, grad_bytes);
+            sync.reduce_s = collective_time(sharded ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
+                                            dp_spans, grad_bytes);
             r.dp_bytes = grad_bytes + (sharded ? bytes : 0.0);
-            r.dp_s = w.overlap_grad_reduce ? std::max(reduce / buckets, reduce - r.backward_s) : reduce;
-            if (sharded) {
-                const double gather = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
-                r.dp_s += w.overlap_param_gather ? std::max(gather / buckets, gather - r.forward_s) : gather;
-            }
+            if (sharded) sync.gather_s = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
         }
         const double shard = par.zero >= 1 ? psi / dp : psi;
         if (w.offload.optimizer == OffloadTarget::none) {
             r.optimizer_s = kAdamBytesPerParam * shard / (s.system.chip.hbm_tb_s * 1e12 * s.system.chip.memory_efficiency);
         } else {
-            const double out = w.overlap_grad_reduce
-                                   ? std::max(off.gradients_out_s / buckets, off.gradients_out_s - r.backward_s)
-                                   : off.gradients_out_s;
-            r.offload_s = out + off.host_step_s + off.parameters_in_s;
+            sync.gradients_out_s = off.gradients_out_s;
+            r.offload_s = off.host_step_s + off.parameters_in_s;
         }
+        sync.buckets = buckets;
+        syncs.push_back(sync);
         out.stages.push_back(r);
     }
 
@@ -156,14 +174,32 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
             slowest_wgrad = r.wgrad_s;
             out.critical_stage = static_cast<int64_t>(i);
         }
+    }
+    // The per-step synchronisation hides behind the last micro-batch's passes. In the
+    // pipeline's steady state every stage moves at the critical stage's pace, so each stage
+    // hides behind the critical stage's t_F and t_B: a faster stage that is not critical does
+    // not shorten the pipeline and does not expose more of its gradients either.
+    const StageStep& critical = out.stages.empty() ? StageStep{} : out.stages[static_cast<std::size_t>(out.critical_stage)];
+    for (std::size_t i = 0; i < out.stages.size(); ++i) {
+        StageStep& r = out.stages[i];
+        const StageSync& y = syncs[i];
+        auto behind = [&](bool overlapped, double comm, double pass) {
+            return overlapped ? std::max(comm / y.buckets, comm - pass) : comm;
+        };
+        r.dp_s = behind(w.overlap_grad_reduce, y.reduce_s, critical.backward_s) +
+                 behind(w.overlap_param_gather, y.gather_s, critical.forward_s);
+        r.offload_s += behind(w.overlap_grad_reduce, y.gradients_out_s, critical.backward_s);
         tail = std::max(tail, r.dp_s + r.optimizer_s + r.offload_s);
     }
     const double v = par.schedule == PipelineSchedule::interleaved_1f1b ? static_cast<double>(par.virtual_stages) : 1.0;
     // ZB-H1 fills the bubble with deferred weight gradients: (p−1)(t_F + t_B − t_W) instead
     // of (p−1)(t_F + t_B + t_W), t_B the input gradients only (Qi et al. 2024, the ZB-H1 row
-    // of their schedule table); here T = t_F + t_B + t_W.
-    const double fill = par.schedule == PipelineSchedule::zero_bubble && slowest > 0
-                            ? std::max(0.0, slowest - 2 * slowest_wgrad) / slowest
+    // of their schedule table); here T = t_F + t_B + t_W. A stage has only m weight-gradient
+    // passes to defer, so with fewer micro-batches than p − 1 it fills m of the p − 1 slots.
+    const double slots = static_cast<double>(out.stages.size()) - 1;
+    const double deferrable = slots > 0 ? std::min(1.0, m / slots) : 0.0;
+    const double fill = zero_bubble && slowest > 0
+                            ? std::max(0.0, slowest - 2 * slowest_wgrad * deferrable) / slowest
                             : 1.0;
     out.pipeline_s = m * slowest + (sum - slowest) * fill / v;
     out.bubble_s = out.pipeline_s - m * slowest;

@@ -6,8 +6,11 @@
 // One micro-batch on stage i: t_F,i forward and t_B,i backward (recomputation included),
 // each its compute plus the exposed part of its communication:
 //   TP   all of it (inference-style, on the critical path), or with tp_comm_overlap
-//        max(0, TP time − GEMM time) (Transformer Engine userbuffers pipeline them)
+//        max(0, TP time − the linear layers' GEMM time) (Transformer Engine userbuffers
+//        pipeline them with the GEMMs they feed)
 //   CP   max(0, the K/V ring − the attention it overlaps) (Liu et al. 2023, Ring Attention §3)
+//   A pass's compute is hidden behind once: ZeRO-3's traffic hides only in the compute that
+//   TP and CP did not already cover, so less compute never exposes more than it saves.
 //   PP   the hand-off of activations (forward) and gradients (backward) to the next stage
 //   EP   all of the experts' dispatch and combine all-to-alls (Megatron-LM's all-to-all
 //        dispatcher runs them between the router and the experts, not overlapped)
@@ -26,7 +29,8 @@
 //               distributed optimizer)
 //   exposed, with overlap_grad_reduce, max(last bucket, reduce − t_B) (buckets of
 //   max(40 M, 1 M·d) parameters, Megatron-LM DistributedDataParallelConfig), and with
-//   overlap_param_gather max(first bucket, gather − t_F); all of it otherwise
+//   overlap_param_gather max(first bucket, gather − t_F); all of it otherwise. t_F and t_B
+//   are the critical stage's: in the steady state every stage moves at its pace.
 //   optimizer   Adam over the chip's shard: 30 bytes per parameter (read fp32 gradient,
 //               master, m, v; write master, m, v and the bf16 weight) at the HBM bandwidth
 // Offloaded optimizer states and parameters: training/offload.hpp.
