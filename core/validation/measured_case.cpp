@@ -9,6 +9,7 @@
 #include "common/format.hpp"
 #include "presets/registry.hpp"
 #include "validation/case_fields.hpp"
+#include "validation/collective_layout.hpp"
 
 namespace envelope {
 
@@ -168,6 +169,13 @@ std::string engine_profile(const Json& doc) {
     return "default";
 }
 
+// A concurrency case's `batch` counts the clients of the whole job (FORMAT.md); the scenario's
+// closed loop is per replica: the job's clients shared evenly, at least one each.
+int64_t clients_per_replica(int64_t batch, const std::string& mode, int64_t replicas) {
+    if (mode != "concurrency") return batch;
+    return std::max<int64_t>(1, (batch + replicas / 2) / replicas);
+}
+
 // Inference: one replica of tp chips; dp replicas make the job.
 void read_inference(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
@@ -210,7 +218,7 @@ void read_inference(const Json& doc, MeasuredCase& c) {
           {"ep", optional_member(inf, "ep") ? count(inf, "ep", "inference") : 1}}},
         {"workload",
          {{"mode", mode == "concurrency" ? "concurrency" : "static"},
-          {"batch", batch ? count(inf, "batch", "inference") : 1},
+          {"batch", batch ? clients_per_replica(count(inf, "batch", "inference"), mode, c.replicas) : 1},
           {"input_tokens", count(inf, "input_tokens", "inference")},
           {"output_tokens", count(inf, "output_tokens", "inference")},
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};
@@ -291,7 +299,13 @@ void read_collective(const Json& doc, MeasuredCase& c) {
         if (algo != "ring" && algo != "nvls") skip("collective algorithm \"" + algo + "\" is not modelled");
         c.algorithm = algo;
     }
-    c.scenario = {{"system", system_of(hw, c.ranks)}};
+    // Ranks spread over hardware.nodes, the fabric's NICs shared by a node's ranks (§20.2).
+    const CollectiveLayout layout = collective_layout(hw, c.ranks);
+    Json machine = hw;
+    machine["per_node"] = layout.node_chips;
+    if (layout.scale_out_gbps > 0) machine["scale_out_gbps"] = layout.scale_out_gbps;
+    c.stride = layout.stride;
+    c.scenario = {{"system", system_of(machine, layout.system_chips)}};
 }
 
 }  // namespace

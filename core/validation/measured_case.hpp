@@ -44,6 +44,7 @@ struct MeasuredCase {
     std::string op;
     double bytes = 0;
     int64_t ranks = 0;
+    int64_t stride = 1;     // the ranks' distance on the network: one rank per node of 8 is 8 apart
     std::string algorithm;  // "ring" or "nvls" when the source forced one, else empty
 
     // training (and memory) cases: which FLOPs a tflops_per_gpu counts ("model" or

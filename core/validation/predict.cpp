@@ -48,7 +48,7 @@ double predict_inference(const MeasuredCase& c, Json* scenario) {
         *scenario = c.scenario;
         (*scenario)["workload"]["batch"] = w.batch;
     }
-    const Result r = evaluate_inference(s);
+    const Result r = evaluate(s);  // a static batch, or the closed loop of a concurrency case
     const InferenceSummary& sum = r.summary;  // output rates count every replica
     const double chips = static_cast<double>(c.job_chips);
     const double sequences = static_cast<double>(w.batch * s.parallelism.dp);
@@ -89,7 +89,7 @@ double predict_gemm(const MeasuredCase& c) {
     return 2 * m * n * k / seconds / 1e12;
 }
 
-// nccl-tests: one collective over all the case's ranks, consecutive chips.
+// nccl-tests: one collective over all the case's ranks, `stride` chips apart (§20.2).
 double predict_collective(const MeasuredCase& c, Json* request) {
     const System sys = system_of(c);
     constexpr const char* kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv"};
@@ -108,10 +108,11 @@ double predict_collective(const MeasuredCase& c, Json* request) {
         *request = {{"system", c.scenario["system"]},
                     {"op", c.op},
                     {"chips", c.ranks},
+                    {"stride", c.stride},
                     {"bytes", c.bytes},
                     {"algorithm", c.algorithm == "ring" ? "ring" : c.algorithm == "nvls" ? "in_network" : "auto"}};
     }
-    const CollectivePoint p = collective_point(kind, place_group(sys.network, c.ranks, 1), c.bytes, options);
+    const CollectivePoint p = collective_point(kind, place_group(sys.network, c.ranks, c.stride), c.bytes, options);
     if (c.primary == "time_us") return p.time_s * 1e6;
     if (c.primary == "algbw_gbps") return p.algbw_gbps;
     if (c.primary == "busbw_gbps") return p.busbw_gbps;
