@@ -8,7 +8,7 @@ namespace envelope {
 // the field) or the metric cannot be predicted for it.
 // `scenario` (optional) receives what was evaluated: the scenario of an inference case (with
 // the largest batch filled in when the case asks for it), the request of a collective case
-// ({"system", "op", "chips", "bytes", "algorithm"}, as io/collective_json.hpp reads it).
+// ({"system", "op", "chips", "stride", "bytes", "algorithm"}, as io/collective_json.hpp reads it).
 double predict_case(const MeasuredCase& c, Json* scenario = nullptr);
 
 }  // namespace envelope
