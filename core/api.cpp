@@ -26,8 +26,11 @@ Json evaluate_document(const Json& doc) {
     Result r = evaluate(s);
     const InferenceErrorBands& bands = bundled_inference_error_bands();
     r.error_bands.coverage = bands.coverage;
-    r.error_bands.ttft = {bands.ttft.low, bands.ttft.high, bands.ttft.cases};
-    r.error_bands.generation = {bands.generation.low, bands.generation.high, bands.generation.cases};
+    // The band of the result's own serving regime; one without cases gets none.
+    const ServingErrorBands& serving =
+        s.workload.inference.mode == ServingMode::concurrency ? bands.closed_loop : bands.static_batch;
+    r.error_bands.ttft = {serving.ttft.low, serving.ttft.high, serving.ttft.cases};
+    r.error_bands.generation = {serving.generation.low, serving.generation.high, serving.generation.cases};
     r.error_bands.step = {bands.step.low, bands.step.high, bands.step.cases};
     return to_json(r, s);
 }

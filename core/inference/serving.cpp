@@ -1,45 +1,121 @@
 #include "inference/serving.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "inference/evaluate.hpp"
 
 namespace envelope {
 
+LoopTimes steady_state(const ClosedLoop& c) {
+    const double f = (c.slots - 1) / c.slots;
+    const bool budget = c.step_prompt_tokens > 0;
+    const double chunks = budget ? c.input_tokens / c.step_prompt_tokens : 0.0;
+    const double prompt = c.input_tokens * c.prompt_token_s;
+    const double work = chunks * c.decode_step_s + prompt;                                   // W
+    const double own = f * std::max(budget ? 1.0 : 0.0, chunks) * c.decode_step_s + prompt;  // its chunks
+    LoopTimes t;
+    // E2E(X) in the slots, rising with the request rate X.
+    auto times_at = [&](double x) {
+        const double rho = f * x * work, rho_c = f * x * prompt;
+        LoopTimes out;
+        out.ttft_s = f * c.decode_step_s / 2 + rho / (2 * (1 - rho)) * work + own;
+        out.tpot_s = c.decode_step_s / (1 - rho_c);
+        out.e2e_s = out.ttft_s + (c.output_tokens - 1) * out.tpot_s;
+        return out;
+    };
+    // Bisection on X ∈ (0, X_max): ρ and the prompts' share of the steps stay below 1.
+    double lo = 0, hi = std::min(work > 0 ? 1 / (f * work) : INFINITY, prompt > 0 ? 1 / (f * prompt) : INFINITY);
+    if (!std::isfinite(hi)) hi = c.slots / std::max(times_at(0).e2e_s, 1e-300);  // f = 0: no one else
+    for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
+        const double mid = (lo + hi) / 2;
+        const LoopTimes at = times_at(mid);
+        (std::isfinite(at.e2e_s) && at.e2e_s > 0 && mid * at.e2e_s < c.slots ? lo : hi) = mid;
+    }
+    t = times_at(lo);
+    t.requests_per_s = c.slots / t.e2e_s;
+    t.slot_wait_s = (c.clients - c.slots) / t.requests_per_s;
+    t.ttft_s += t.slot_wait_s;
+    t.e2e_s += t.slot_wait_s;
+    return t;
+}
+
 namespace {
 
-// The steady state of N slots from the static batch of N (its decode steps) and one
-// request's prefill (inference/serving.hpp).
-void to_concurrency(const InferenceSummary& single, const Scenario& s, InferenceSummary& sum) {
+// The clients the KV cache admits at once: the largest n ≤ N whose cache fits the engine's
+// KV budget on every stage (N when even one does not fit: the memory check says so).
+int64_t admitted(Scenario s, int64_t clients) {
+    auto fits = [&](int64_t n) {
+        s.workload.inference.batch = n;
+        for (const InferenceMemory& m : inference_memory_of(s)) {
+            if (m.kv_cache_bytes > m.kv_budget_bytes) return false;
+        }
+        return true;
+    };
+    if (fits(clients) || !fits(1)) return clients;
+    int64_t lo = 1, hi = clients;  // fits(lo), not fits(hi)
+    while (hi - lo > 1) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        (fits(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+void to_concurrency(const LoopTimes& t, const Scenario& s, InferenceSummary& sum) {
     const InferenceWorkload& w = s.workload.inference;
-    const double n = static_cast<double>(w.batch);
-    const double out = static_cast<double>(w.output_tokens);
     const double dp = static_cast<double>(s.parallelism.dp);
-    const double steps = out - 1;
-    const double t_pre = single.ttft_s;
-    const double t_dec = sum.tpot_s.value_or(0.0);
-    const double cycle = n * t_pre + steps * t_dec;
-    sum.ttft_s = t_pre + t_dec / 2;
-    if (steps > 0) sum.tpot_s = t_dec + (n - 1) * t_pre / steps;
-    sum.e2e_latency_s = sum.ttft_s + (steps > 0 ? steps * *sum.tpot_s : 0.0);
-    sum.output_tokens_per_s = dp * n * out / cycle;
+    sum.ttft_s = t.ttft_s;
+    if (w.output_tokens > 1) sum.tpot_s = t.tpot_s;
+    sum.e2e_latency_s = t.e2e_s;
+    sum.output_tokens_per_s = dp * t.requests_per_s * static_cast<double>(w.output_tokens);
     sum.output_tokens_per_s_per_chip = sum.output_tokens_per_s / static_cast<double>(sum.chips);
-    sum.prefill_tokens_per_s = dp * n * static_cast<double>(w.input_tokens) / cycle;
+    sum.prefill_tokens_per_s = dp * t.requests_per_s * static_cast<double>(w.input_tokens);
 }
 
 }  // namespace
 
 Result evaluate_concurrency(const Scenario& s) {
-    // The batch of N running sequences (its memory, its decode steps), evaluated on s itself:
-    // the result's network spans point into the scenario's levels, so it must outlive it ...
+    const InferenceWorkload& w = s.workload.inference;
+    const int64_t slots = admitted(s, w.batch);
+    // The slots' decode steps and memory. The result's network spans point into the levels
+    // of the scenario it was evaluated on, so they are taken from s, which outlives it ...
     Result r = evaluate_inference(s);
-    // ... and one request's prefill on its own (only its numbers are kept).
-    Scenario one = s;
-    one.workload.inference.batch = 1;
-    one.parallelism.micro_batches = 0;
-    const Result single = evaluate_inference(one);
+    if (slots < w.batch) {
+        Scenario running = s;
+        running.workload.inference.batch = slots;
+        Result admitted_only = evaluate_inference(running);
+        for (std::size_t i = 0; i < admitted_only.network.size(); ++i) admitted_only.network[i].spans = r.network[i].spans;
+        r = std::move(admitted_only);
+    }
+    // ... and the prompt tokens of one step.
+    const int64_t budget = s.engine.max_prefill_tokens;
+    const int64_t input = w.input_tokens;
+    const int64_t step_tokens = budget > 0 ? std::max(budget - slots, std::min(input, budget)) : 0;
+    Scenario step = s;
+    step.workload.inference.output_tokens = 1;
+    step.parallelism.micro_batches = 0;
+    if (step_tokens > 0 && input > step_tokens) {
+        step.workload.inference.batch = 1;
+        step.workload.inference.prefill_chunk = step_tokens;
+    } else {
+        step.workload.inference.batch = std::clamp<int64_t>(step_tokens > 0 ? step_tokens / input : 1, 1, slots);
+    }
+    const Result prompts = evaluate_inference(step);
+    const double per_step = static_cast<double>(step.workload.inference.batch * input);
 
-    to_concurrency(single.summary, s, r.summary);
-    to_concurrency(single.roofline, s, r.roofline);
-    r.phases[0] = single.phases[0];  // the prefill reported is one request's
+    ClosedLoop loop;
+    loop.clients = static_cast<double>(w.batch);
+    loop.slots = static_cast<double>(slots);
+    loop.input_tokens = static_cast<double>(input);
+    loop.output_tokens = static_cast<double>(w.output_tokens);
+    loop.step_prompt_tokens = static_cast<double>(step_tokens);
+    loop.decode_step_s = r.summary.tpot_s.value_or(0.0);
+    loop.prompt_token_s = prompts.summary.ttft_s / per_step;
+    to_concurrency(steady_state(loop), s, r.summary);
+    loop.decode_step_s = r.roofline.tpot_s.value_or(0.0);
+    loop.prompt_token_s = prompts.roofline.ttft_s / per_step;
+    to_concurrency(steady_state(loop), s, r.roofline);
+    r.phases[0] = prompts.phases[0];  // the prefill reported is one step's prompts
     return r;
 }
 

@@ -1,25 +1,59 @@
 #pragma once
 // Continuous batching at a fixed concurrency (the "concurrency" mode of the measured-case
 // format: a closed loop of N clients per replica, each sending its next request of I prompt
-// and O output tokens when its last one finishes; vLLM's and SGLang's benchmark_serving
-// --max-concurrency). In the steady state every slot of the engine's batch turns over once per
-// request, so over one request's life the engine runs O − 1 decode steps of the N running
-// sequences (their contexts spread over I + 1 … I + O − 1) and N prefills, one per request,
-// each stalling the decode batch (prefill-first scheduling, vLLM's default before chunked
-// prefill):
-//   t_pre   one request's prefill (batch 1, first token included)
-//   t_dec   one decode step of N sequences, averaged over the contexts (the static model's
-//           decode at batch N, divided by its steps)
-//   cycle   = N·t_pre + (O − 1)·t_dec                  the time a slot holds one request
-//   TTFT    = t_pre + t_dec / 2                        a new request waits half a step on average
-//   TPOT    = t_dec + (N − 1)·t_pre / (O − 1)           the other N − 1 prefills interleave
-//   E2E     = TTFT + (O − 1)·TPOT
-//   output tokens/s = dp · N · O / cycle, input tokens/s = dp · N · I / cycle
-// Memory is the batch of N (every slot holds a request at its longest).
+// and O output tokens as soon as its last one finishes; vLLM's and SGLang's benchmark_serving
+// --max-concurrency, TensorRT-LLM's trtllm-bench --concurrency).
+//
+// The engine (vLLM V1, SGLang, TensorRT-LLM's in-flight batching) runs steps: every step
+// carries one decode token of each running sequence plus prompt tokens of waiting requests up
+// to a token budget B (max_num_batched_tokens, chunked prefill: Agrawal et al. 2024,
+// Sarathi-Serve, arXiv:2403.02310 §4). Its steady state, from the static model's times:
+//   n       slots: the clients whose KV caches fit the engine's KV budget (at most N); the
+//           other N − n wait for a slot
+//   t_d     one decode step of n sequences (the static decode at batch n, per step)
+//   t_p     a prompt token's time in a step: the static prefill of k = min(⌊B'/I⌋, n) ≥ 1
+//           prompts (or one chunk of B' tokens when I > B'), per token
+//   B'      the prompt tokens a step takes: max(B − n, min(I, B)) (engines raise the budget
+//           to hold every running decode plus a chunk); no budget (B = 0): prefill-first
+//           steps of whole prompts that carry no decodes (vLLM V0)
+//   f       (n − 1)/n: a request sees the others, not itself (the arrival theorem of closed
+//           queueing networks, Lavenberg & Reiser 1980)
+//   W       = (I/B')·t_d + I·t_p     the engine time one prompt's chunks take (t_d shared with
+//                                    the decodes riding in the same steps; 0 without a budget)
+//   ρ       = f·X·W                  the share of time the prompt queue is busy
+//   TTFT    = f·t_d/2 + ρ/(2(1−ρ))·W + f·max(1, I/B')·t_d + I·t_p  + (N − n)/X
+//             half a step in progress, the M/D/1 wait behind other prompts, its own chunks,
+//             and the wait for a slot
+//   TPOT    = t_d / (1 − f·X·I·t_p)   decode steps stretched by the prompt tokens they carry
+//   E2E     = TTFT + (O − 1)·TPOT,   X·(E2E − (N − n)/X) = n   (Little's law over the slots)
+// solved for the request rate X by bisection (E2E grows with X). Output tokens/s = dp·X·O.
+// One client (n = N = 1) is exactly the static batch of one, back to back.
+// Memory is the batch of n (every slot holds a request at its longest).
+#include <cstdint>
+
 #include "result.hpp"
 #include "scenario.hpp"
 
 namespace envelope {
+
+// The per-step times of one replica and the loop's shape: the steady state's inputs.
+struct ClosedLoop {
+    double clients = 1;       // N, per replica
+    double slots = 1;         // n ≤ N
+    double decode_step_s = 0; // t_d
+    double prompt_token_s = 0;  // t_p
+    double input_tokens = 1;  // I
+    double output_tokens = 1; // O
+    double step_prompt_tokens = 0;  // B'; 0: prefill-first, no budget
+};
+
+struct LoopTimes {
+    double ttft_s = 0, tpot_s = 0, e2e_s = 0;
+    double requests_per_s = 0;  // X, per replica
+    double slot_wait_s = 0;     // (N − n)/X, in TTFT
+};
+
+LoopTimes steady_state(const ClosedLoop& loop);
 
 // Precondition: check_scenario(s) passed and s's mode is concurrency.
 Result evaluate_concurrency(const Scenario& s);

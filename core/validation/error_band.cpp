@@ -32,7 +32,7 @@ ErrorBand band_of(const std::vector<double>& time_ratios, double coverage) {
 
 InferenceErrorBands inference_error_bands(const ValidationReport& report) {
     InferenceErrorBands bands;
-    std::vector<double> ttft, generation, step;
+    std::vector<double> ttft[2], generation[2], step;
     for (const ScoredCase& c : report.cases) {
         // As a ratio on time: measured / predicted for a time, predicted / measured for a rate.
         const double ratio = c.measured / c.predicted;
@@ -42,12 +42,14 @@ InferenceErrorBands inference_error_bands(const ValidationReport& report) {
             continue;
         }
         if (c.kind != "inference") continue;
-        if (c.primary == "ttft_ms") ttft.push_back(ratio);
-        else if (c.primary == "tpot_ms" || c.primary == "e2e_latency_ms") generation.push_back(ratio);
-        else generation.push_back(1 / ratio);
+        const Json* workload = c.scenario.is_object() && c.scenario.contains("workload") ? &c.scenario["workload"] : nullptr;
+        const int loop = workload && workload->value("mode", "static") == "concurrency" ? 1 : 0;
+        if (c.primary == "ttft_ms") ttft[loop].push_back(ratio);
+        else if (c.primary == "tpot_ms" || c.primary == "e2e_latency_ms") generation[loop].push_back(ratio);
+        else generation[loop].push_back(1 / ratio);
     }
-    bands.ttft = band_of(ttft, bands.coverage);
-    bands.generation = band_of(generation, bands.coverage);
+    bands.static_batch = {band_of(ttft[0], bands.coverage), band_of(generation[0], bands.coverage)};
+    bands.closed_loop = {band_of(ttft[1], bands.coverage), band_of(generation[1], bands.coverage)};
     bands.step = band_of(step, bands.coverage);
     return bands;
 }

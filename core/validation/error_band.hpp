@@ -17,10 +17,17 @@ struct ErrorBand {
     int cases = 0;  // 0: no comparable case, no band
 };
 
-struct InferenceErrorBands {
-    double coverage = 0.8;  // the share of cases inside each band
+// One serving regime's bands: a static batch and a closed loop of clients err differently
+// (queueing is in one and not the other), so a result gets its own regime's band, or none.
+struct ServingErrorBands {
     ErrorBand ttft;         // ttft_ms cases
     ErrorBand generation;   // throughput, TPOT and end-to-end cases (mostly decode time)
+};
+
+struct InferenceErrorBands {
+    double coverage = 0.8;  // the share of cases inside each band
+    ServingErrorBands static_batch;  // static and offline cases
+    ServingErrorBands closed_loop;   // concurrency cases
     ErrorBand step;         // training step times and TFLOP/s (as a ratio on the step time)
 };
 

@@ -169,6 +169,13 @@ std::string engine_profile(const Json& doc) {
     return "default";
 }
 
+// A concurrency case's `batch` counts the clients of the whole job (FORMAT.md); the scenario's
+// closed loop is per replica: the job's clients shared evenly, at least one each.
+int64_t clients_per_replica(int64_t batch, const std::string& mode, int64_t replicas) {
+    if (mode != "concurrency") return batch;
+    return std::max<int64_t>(1, (batch + replicas / 2) / replicas);
+}
+
 // Inference: one replica of tp chips; dp replicas make the job.
 void read_inference(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
@@ -211,7 +218,7 @@ void read_inference(const Json& doc, MeasuredCase& c) {
           {"ep", optional_member(inf, "ep") ? count(inf, "ep", "inference") : 1}}},
         {"workload",
          {{"mode", mode == "concurrency" ? "concurrency" : "static"},
-          {"batch", batch ? count(inf, "batch", "inference") : 1},
+          {"batch", batch ? clients_per_replica(count(inf, "batch", "inference"), mode, c.replicas) : 1},
           {"input_tokens", count(inf, "input_tokens", "inference")},
           {"output_tokens", count(inf, "output_tokens", "inference")},
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};

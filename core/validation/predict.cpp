@@ -48,7 +48,7 @@ double predict_inference(const MeasuredCase& c, Json* scenario) {
         *scenario = c.scenario;
         (*scenario)["workload"]["batch"] = w.batch;
     }
-    const Result r = evaluate_inference(s);
+    const Result r = evaluate(s);  // a static batch, or the closed loop of a concurrency case
     const InferenceSummary& sum = r.summary;  // output rates count every replica
     const double chips = static_cast<double>(c.job_chips);
     const double sequences = static_cast<double>(w.batch * s.parallelism.dp);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, root, scenariosDir } from '../support/paths.mjs';
 
-const run = (args, input) => spawnSync(cli, args, { input, encoding: 'utf8' });
+// validate --json on the 864 bundled cases prints several MB: above spawnSync's 1 MB default.
+const run = (args, input) => spawnSync(cli, args, { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 const handCheck = path.join(scenariosDir, 'llama2-70b-dgx-h100-tp8.json');
 
 test('eval prints the result for a scenario file', () => {

@@ -2,6 +2,7 @@
 // loop of clients must satisfy, whatever the per-step times.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "api.hpp"
@@ -9,6 +10,7 @@
 #include "io/json_parse.hpp"
 #include "fixtures.hpp"
 #include "inference/evaluate.hpp"
+#include "inference/serving.hpp"
 #include "validation/measured_case.hpp"
 
 using namespace envelope;
@@ -33,36 +35,76 @@ TEST_CASE("one client in a closed loop is a static batch of one, back to back") 
     CHECK(*loop.summary.tpot_s == doctest::Approx(*batch.summary.tpot_s));
 }
 
-TEST_CASE("N clients: Little's law, and each request sees the other N − 1 prefills") {
+TEST_CASE("the closed loop's steady state, worked by hand") {
+    // Two clients, no token budget (prefill-first steps), decode steps of no time, prompts of
+    // P = 100 tokens × 1 ms = 0.1 s. A request sees the other one (f = 1/2): with u = X·P,
+    // ρ = u/2 and TTFT = P·(1 + ρ/(2(1 − ρ))) = P·(1 + u/(4 − 2u)); Little's law X·TTFT = 2
+    // gives u(4 − u) = 8 − 4u, u² − 8u + 8 = 0, u = 4 − 2√2, and TTFT = (1 + 1/√2)·P.
+    ClosedLoop two;
+    two.clients = two.slots = 2;
+    two.prompt_token_s = 1e-3;
+    two.input_tokens = 100;
+    two.output_tokens = 10;
+    const LoopTimes t = steady_state(two);
+    CHECK(t.ttft_s == doctest::Approx(0.1 * (1 + 1 / std::sqrt(2.0))).epsilon(1e-9));
+    CHECK(t.requests_per_s == doctest::Approx((4 - 2 * std::sqrt(2.0)) / 0.1).epsilon(1e-9));
+    CHECK(t.tpot_s == 0);
+    // Ten clients, one slot: the slot's request takes P + 10 decode steps of 10 ms = 0.2 s, so
+    // a request waits for the 9 ahead of it, 1.8 s, before its own prefill: TTFT 1.9 s.
+    ClosedLoop ten;
+    ten.clients = 10;
+    ten.slots = 1;
+    ten.decode_step_s = 0.01;
+    ten.prompt_token_s = 1e-3;
+    ten.input_tokens = 100;
+    ten.output_tokens = 11;
+    const LoopTimes q = steady_state(ten);
+    CHECK(q.requests_per_s == doctest::Approx(5.0));
+    CHECK(q.slot_wait_s == doctest::Approx(1.8));
+    CHECK(q.ttft_s == doctest::Approx(1.9));
+    CHECK(q.e2e_s == doctest::Approx(2.0));
+    CHECK(q.tpot_s == doctest::Approx(0.01));
+}
+
+TEST_CASE("N clients under chunked prefill: prompts batch into steps, Little's law holds") {
     const int64_t n = 16;
     const Result loop = evaluate(loop_of(n));
-    Scenario one = loop_of(1);
-    one.workload.inference.mode = ServingMode::static_batch;
     Scenario full = loop_of(n);
     full.workload.inference.mode = ServingMode::static_batch;
-    const double t_pre = evaluate(one).summary.ttft_s;          // one request's prefill
-    const double t_dec = *evaluate(full).summary.tpot_s;        // one step of 16 sequences
-    // Little's law: requests in the system = throughput × time each holds a slot. A slot
-    // holds a request from its prefill to its last token: E2E less the half step it queued.
+    const Result batch = evaluate(full);
     const double requests_per_s = loop.summary.output_tokens_per_s / 50;
-    CHECK(requests_per_s * (loop.summary.e2e_latency_s - t_dec / 2) == doctest::Approx(static_cast<double>(n)));
-    // Decode steps stall for the 15 other requests' prefills over 49 steps.
-    CHECK(*loop.summary.tpot_s == doctest::Approx(t_dec + 15 * t_pre / 49));
-    CHECK(loop.summary.ttft_s < evaluate(full).summary.ttft_s);  // no waiting for 16 prompts at once
-    // Memory is the full batch's: every slot holds a request.
-    CHECK(loop.memory.kv_cache_bytes == doctest::Approx(evaluate(full).memory.kv_cache_bytes));
+    CHECK(requests_per_s * loop.summary.e2e_latency_s == doctest::Approx(static_cast<double>(n)));
+    // Decode steps carry other requests' prompt tokens: slower than a bare step of 16, and the
+    // first token comes long before a static batch's 16 prompts at once would give it.
+    CHECK(*loop.summary.tpot_s > *batch.summary.tpot_s);
+    CHECK(loop.summary.ttft_s < batch.summary.ttft_s);
+    CHECK(loop.memory.kv_cache_bytes == doctest::Approx(batch.memory.kv_cache_bytes));
+}
+
+TEST_CASE("more clients than the KV cache holds: the rest wait for a slot") {
+    // Llama-3.1-70B in bf16 on two H100s leaves about 16 GB for the cache; 512 clients of
+    // 4,000 + 1,000 tokens (1.64 GB each at 320 KiB a token) cannot all run at once.
+    const Json r = parse_json_text(evaluate_json(R"({"model": "llama-3.1-70b", "system": {"preset": "dgx-h100", "count": 2},
+        "parallelism": {"tp": 2}, "workload": {"mode": "concurrency", "batch": 512, "input_tokens": 4000,
+        "output_tokens": 1000, "precision": "bf16"}})"));
+    REQUIRE(r["ok"] == true);
+    CHECK(r["memory"]["fits"] == true);  // the admitted slots fit
+    const double per_sequence = 5000.0 * 80 * 8 * 128 * 2 * 2 / 2;  // bytes per chip (TP 2 halves the KV heads)
+    CHECK(r["memory"]["kv_cache_bytes"].get<double>() / per_sequence < 20);
+    CHECK(r["summary"]["ttft_s"].get<double>() > 10 * r["summary"]["tpot_s"].get<double>() * 1000 / 20);
 }
 
 TEST_CASE("a concurrency case of the measured format becomes a closed-loop scenario") {
     const Json c = Json::parse(R"({"id": "c", "source": "s", "kind": "inference",
-        "hardware": {"chip": "H100-SXM", "count": 1, "per_node": 8},
+        "hardware": {"chip": "H100-SXM", "count": 2, "per_node": 8},
         "model": {"name": "m", "layers": 2, "hidden": 1024, "heads": 8, "kv_heads": 2, "head_dim": 128,
                   "ffn": 4096, "gated_ffn": true, "vocab": 1000, "moe": null, "mla": null},
-        "inference": {"tp": 1, "batch": 8, "input_tokens": 100, "output_tokens": 20, "mode": "concurrency"},
+        "inference": {"tp": 1, "dp": 2, "batch": 8, "input_tokens": 100, "output_tokens": 20, "mode": "concurrency"},
         "measured": {"output_tokens_per_s": 1000}, "primary": "output_tokens_per_s"})");
     const MeasuredCase m = read_measured_case(c);
     CHECK(m.scenario["workload"]["mode"] == "concurrency");
-    CHECK(m.scenario["workload"]["batch"] == 8);
+    // The case's batch counts the job's clients (FORMAT.md): 8 over 2 replicas, 4 each.
+    CHECK(m.scenario["workload"]["batch"] == 4);
 }
 
 TEST_CASE("a concurrency result serializes whole: its network spans outlive the evaluation") {

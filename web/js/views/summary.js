@@ -48,6 +48,13 @@ export function trust({ bound, expected, band, coverage, rate, show }) {
       title: `${Math.round(coverage * 100)}% of ${band.cases} published runs of other setups of this kind fell within this range of Envelope's prediction (its error on them, not a measurement of this setup)`,
       text: `if off like past runs: ${show(lo)} – ${show(hi)}`,
     }));
+  } else if (band && band.cases === 0) {
+    // No published run of this regime is scored: no band rather than a borrowed one.
+    lines.push(h('div', {
+      class: 'metric-band',
+      title: 'No published run of this kind of setup is among the measured cases Envelope is scored on',
+      text: 'unvalidated: no measured run of this kind',
+    }));
   }
   return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;
 }
