@@ -38,10 +38,27 @@ struct Engine {
     // one-shot/two-shot kernels (network/collective.hpp).
     CollectiveOptions collectives;
 
-    // Fraction of the memory left after weights and activations that the engine gives
-    // the KV cache (TensorRT-LLM kv_cache_free_gpu_mem_fraction, vLLM
-    // gpu_memory_utilization), used to size the largest batch.
+    // How the engine sizes its KV cache (METHODOLOGY.md §16.3), with C the chip's memory,
+    // W the weights, A the activations, f kv_cache_memory_fraction, R the runtime reserve:
+    //   free_memory   f · (C − W − A)          TensorRT-LLM kv_cache_free_gpu_mem_fraction
+    //   total_memory  f · C − W − A − R        vLLM gpu_memory_utilization (weights, the profiled
+    //                                          activations and the runtime's own memory all come
+    //                                          out of f · C); SGLang mem_fraction_static with
+    //                                          reserve_holds_activations: f · C − W − max(A, R)
+    enum class KvBasis { free_memory, total_memory };
+    KvBasis kv_cache_memory_basis = KvBasis::free_memory;
     double kv_cache_memory_fraction = 0.9;
+    // Memory per chip the runtime holds besides weights, KV cache and activations when the
+    // cache is sized (CUDA context, communicator buffers, CUDA graphs), bytes: a fixed part plus
+    // a part per chip of the replica (tp · pp). Total-memory basis only.
+    double runtime_reserve_gb = 0;
+    double runtime_reserve_gb_per_replica_chip = 0;
+    // The reserve is sized to hold a prefill chunk's activations too (SGLang's reserved_mem),
+    // so the activations come out of it rather than beside it.
+    bool reserve_holds_activations = false;
+    // The most sequences the scheduler runs at once (vLLM max_num_seqs, TensorRT-LLM
+    // max_batch_size); 0: only the KV cache bounds them.
+    int64_t max_running_sequences = 0;
     // The most prompt tokens one forward pass takes (TensorRT-LLM max_num_tokens, vLLM
     // max_num_batched_tokens): a larger prefill runs in chunks, which bounds activation
     // memory. 0: every prompt of the batch at once (static engines).

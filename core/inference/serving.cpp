@@ -42,9 +42,11 @@ LoopTimes steady_state(const ClosedLoop& c) {
 
 namespace {
 
-// The clients the KV cache admits at once: the largest n ≤ N whose cache fits the engine's
-// KV budget on every stage (N when even one does not fit: the memory check says so).
+// The clients the engine runs at once: the largest n ≤ N whose cache fits the engine's KV
+// budget on every stage (N when even one does not fit: the memory check says so), and at
+// most the scheduler's limit on running sequences (vLLM max_num_seqs) when it has one.
 int64_t admitted(Scenario s, int64_t clients) {
+    if (s.engine.max_running_sequences > 0) clients = std::min(clients, s.engine.max_running_sequences);
     auto fits = [&](int64_t n) {
         s.workload.inference.batch = n;
         for (const InferenceMemory& m : inference_memory_of(s)) {

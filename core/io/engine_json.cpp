@@ -10,6 +10,7 @@ namespace envelope {
 namespace {
 
 constexpr const char* kImplementations[] = {"library", "custom"};
+constexpr const char* kKvBases[] = {"free_memory", "total_memory"};
 
 }  // namespace
 
@@ -58,8 +59,15 @@ Engine parse_engine(const Json& value, const std::string& path) {
         }
     }
     ar.finish();
+    e.kv_cache_memory_basis = r.choice_or("kv_cache_memory_basis", {kKvBases[0], kKvBases[1]}, 0) == 1
+                                  ? Engine::KvBasis::total_memory
+                                  : Engine::KvBasis::free_memory;
     e.kv_cache_memory_fraction = r.number("kv_cache_memory_fraction", 0.01, 1);
+    e.runtime_reserve_gb = r.number_or("runtime_reserve_gb", 0, 1e6, 0);
+    e.runtime_reserve_gb_per_replica_chip = r.number_or("runtime_reserve_gb_per_replica_chip", 0, 1e6, 0);
+    e.reserve_holds_activations = r.boolean_or("reserve_holds_activations", false);
     e.max_prefill_tokens = r.integer_or("max_prefill_tokens", 0, 100'000'000'000, 0);
+    e.max_running_sequences = r.integer_or("max_running_sequences", 0, 1'000'000'000, 0);
     r.finish();
     return e;
 }
@@ -81,8 +89,13 @@ Json to_json(const Engine& e) {
                 {"launch_overhead_us", e.launch_overhead_us},
                 {"step_overhead_us", e.step_overhead_us},
                 {"all_reduce", ar},
+                {"kv_cache_memory_basis", kKvBases[e.kv_cache_memory_basis == Engine::KvBasis::total_memory ? 1 : 0]},
                 {"kv_cache_memory_fraction", e.kv_cache_memory_fraction},
-                {"max_prefill_tokens", e.max_prefill_tokens}};
+                {"runtime_reserve_gb", e.runtime_reserve_gb},
+                {"runtime_reserve_gb_per_replica_chip", e.runtime_reserve_gb_per_replica_chip},
+                {"reserve_holds_activations", e.reserve_holds_activations},
+                {"max_prefill_tokens", e.max_prefill_tokens},
+                {"max_running_sequences", e.max_running_sequences}};
 }
 
 }  // namespace envelope

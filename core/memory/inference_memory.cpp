@@ -21,6 +21,17 @@ double largest_working_set(const std::vector<Op>& ops, double context) {
 
 }  // namespace
 
+double kv_budget_bytes(const Engine& e, double capacity, double weights, double activations, int64_t replica_chips) {
+    const double f = e.kv_cache_memory_fraction;
+    if (e.kv_cache_memory_basis == Engine::KvBasis::free_memory) {
+        return std::max(0.0, f * (capacity - weights - activations));
+    }
+    const double reserve =
+        (e.runtime_reserve_gb + e.runtime_reserve_gb_per_replica_chip * static_cast<double>(replica_chips)) * 1e9;
+    const double outside = e.reserve_holds_activations ? std::max(activations, reserve) : activations + reserve;
+    return std::max(0.0, f * capacity - weights - outside);
+}
+
 InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<Op>& prefill_ops,
                                  const std::vector<Op>& decode_ops) {
     const Model& m = in.model;
@@ -69,8 +80,8 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
     mem.capacity_bytes = in.chip.hbm_gb * 1e9;
     mem.fits = mem.total_bytes <= mem.capacity_bytes;
-    mem.kv_budget_bytes = std::max(0.0, in.engine.kv_cache_memory_fraction *
-                                            (mem.capacity_bytes - mem.weights_bytes - mem.activation_bytes));
+    mem.kv_budget_bytes = kv_budget_bytes(in.engine, mem.capacity_bytes, mem.weights_bytes, mem.activation_bytes,
+                                          tp * in.parallelism.pp);
     return mem;
 }
 

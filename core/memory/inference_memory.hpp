@@ -21,8 +21,8 @@ struct InferenceMemory {
     double total_bytes = 0;
     double capacity_bytes = 0;
     bool fits = true;
-    // What the engine gives the KV cache: its fraction of the memory left after weights
-    // and activations (engine/engine.hpp). A batch the engine admits has kv ≤ budget.
+    // What the engine gives the KV cache (kv_budget_bytes below). A batch the engine
+    // admits has kv ≤ budget.
     double kv_budget_bytes = 0;
     double host_kv_bytes = 0;   // the offloaded share of the KV cache, in the host's memory
 };
@@ -52,6 +52,12 @@ struct StageMemoryInput {
 //              engine's prefill token budget, or every prompt token when it has none) or
 //              a decode step at the longest context, whichever is larger. One layer's
 //              activations are live at a time in inference.
+// The KV cache budget per chip under the engine's rule (engine/engine.hpp, METHODOLOGY.md
+// §16.3): f · (C − W − A) of the free memory, or f · C − W − A − R of the total memory
+// (f · C − W − max(A, R) when the reserve holds the activations), at least 0.
+// replica_chips = tp · pp, for the reserve's per-chip part.
+double kv_budget_bytes(const Engine& e, double capacity, double weights, double activations, int64_t replica_chips);
+
 InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<Op>& prefill_ops,
                                  const std::vector<Op>& decode_ops);
 

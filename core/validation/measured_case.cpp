@@ -63,6 +63,11 @@ Json system_of(const Json& hw, int64_t count) {
     const std::string chip = chip_preset(hw);
     Json system = {{"chip", chip}, {"count", count}};
     const Json& chip_doc = *find_preset(PresetKind::chip, chip);
+    // Cases on a chip none of whose efficiencies was measured on it wait out of the scored set
+    // (METHODOLOGY §35.4): they would score the borrowed numbers, not the model.
+    if (const Json* measured = optional_member(chip_doc["efficiency"], "measured"); measured && *measured == false) {
+        skip("the efficiencies of chip preset " + chip + " are assumed, none measured on it (efficiency.measured false)");
+    }
     const Json* reference = optional_member(chip_doc, "reference_system");
     const Json* ref_system = reference && reference->is_string()
                                  ? find_preset(PresetKind::system, reference->get<std::string>())
@@ -148,25 +153,33 @@ bool version_less(const std::string& a, const std::string& b) {
 }
 
 // The engine profile for the software a case names: the preset whose "matches" names that
-// engine with from ≤ version < to; "default" (current practice) for an engine or version
-// no profile covers, or one the source does not state.
+// engine with from ≤ version < to; for a named engine whose version the source does not
+// state (or states as a build name, "nightly-dev"), that engine's newest profile (the one
+// whose range reaches furthest): current practice of that engine; "default" (current
+// practice) for an engine or version no profile covers.
 std::string engine_profile(const Json& doc) {
     const Json* engine = optional_member(doc, "engine");
     const Json* name = engine ? optional_member(*engine, "name") : nullptr;
     const Json* version = engine ? optional_member(*engine, "version") : nullptr;
-    if (!name || !name->is_string() || !version || !version->is_string()) return "default";
+    if (!name || !name->is_string()) return "default";
+    const bool stated = version && version->is_string() && !version->get<std::string>().empty() &&
+                        std::isdigit(static_cast<unsigned char>(version->get<std::string>()[0]));
+    std::string newest, newest_to;
     for (const std::string& key : preset_keys(PresetKind::engine)) {
         const Json& p = *find_preset(PresetKind::engine, key);
         const Json* m = optional_member(p, "matches");
         if (!m || (*m)["name"] != *name) continue;
         const Json* range = optional_member(*m, "versions");
         if (!range) return key;
-        const std::string v = version->get<std::string>();
-        if (!version_less(v, (*range)[0].get<std::string>()) && version_less(v, (*range)[1].get<std::string>())) {
-            return key;
+        const std::string from = (*range)[0].get<std::string>(), to = (*range)[1].get<std::string>();
+        if (!stated) {
+            if (newest.empty() || version_less(newest_to, to)) newest = key, newest_to = to;
+            continue;
         }
+        const std::string v = version->get<std::string>();
+        if (!version_less(v, from) && version_less(v, to)) return key;
     }
-    return "default";
+    return newest.empty() ? "default" : newest;
 }
 
 // A concurrency case's `batch` counts the clients of the whole job (FORMAT.md); the scenario's

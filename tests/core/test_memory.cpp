@@ -2,6 +2,7 @@
 
 #include "fixtures.hpp"
 #include "inference/evaluate.hpp"
+#include "memory/inference_memory.hpp"
 
 using namespace envelope;
 
@@ -22,4 +23,33 @@ TEST_CASE("memory per chip: weights, KV cache, activations") {
     CHECK(m.total_bytes == m.weights_bytes + m.kv_cache_bytes + m.activation_bytes);
     CHECK(m.capacity_bytes == 100e9);
     CHECK(m.fits);
+}
+
+TEST_CASE("the KV budget under each engine's rule: Qwen3-32B bf16 on one 80 GB H100, worked by hand") {
+    // C = 85.52 GB (H100 SXM5, 81 559 MiB), W = 32.76e9 params × 2 B = 65.52 GB, A = 1 GB of
+    // activations. A sequence of 2,048 + 256 tokens keeps 64 layers × 2 × 8 KV heads × 128 × 2 B
+    // = 262,144 B a token: 603,979,776 B.
+    const double C = 85.52e9, W = 65.52e9, A = 1e9, sequence = 2304.0 * 262'144;
+    Engine trt;  // free memory: 0.9 · (85.52 − 65.52 − 1) = 17.1 GB → 28 sequences
+    CHECK(kv_budget_bytes(trt, C, W, A, 1) == doctest::Approx(17.1e9));
+    CHECK(static_cast<int>(kv_budget_bytes(trt, C, W, A, 1) / sequence) == 28);
+
+    Engine vllm;  // vLLM: 0.9 · 85.52 − 65.52 − 1 = 76.968 − 66.52 = 10.448 GB → 17 sequences
+    vllm.kv_cache_memory_basis = Engine::KvBasis::total_memory;
+    CHECK(kv_budget_bytes(vllm, C, W, A, 1) == doctest::Approx(10.448e9));
+    CHECK(static_cast<int>(kv_budget_bytes(vllm, C, W, A, 1) / sequence) == 17);
+
+    // SGLang ≥ 0.5.4 on a 60–160 GiB GPU at tp 1: reserved_mem = 512 + 1.5 × 8192 + 2 × 256
+    // + 1024 × 1/8 = 13 440 MiB = 14.09286144 GB, which holds the activations; the pool is
+    // 85.52 − 65.52 − 14.09286144 = 5.90713856 GB → 9 sequences.
+    Engine sglang = vllm;
+    sglang.kv_cache_memory_fraction = 1.0;
+    sglang.runtime_reserve_gb = 13'312 * 1048576.0 / 1e9;
+    sglang.runtime_reserve_gb_per_replica_chip = 128 * 1048576.0 / 1e9;
+    sglang.reserve_holds_activations = true;
+    CHECK(kv_budget_bytes(sglang, C, W, A, 1) == doctest::Approx(5.90713856e9));
+    CHECK(static_cast<int>(kv_budget_bytes(sglang, C, W, A, 1) / sequence) == 9);
+    // Activations larger than the reserve come out whole; nothing left is no budget.
+    CHECK(kv_budget_bytes(sglang, C, W, 15e9, 1) == doctest::Approx(5e9));
+    CHECK(kv_budget_bytes(sglang, C, 80e9, A, 1) == 0);
 }

@@ -94,6 +94,21 @@ TEST_CASE("more clients than the KV cache holds: the rest wait for a slot") {
     CHECK(r["summary"]["ttft_s"].get<double>() > 10 * r["summary"]["tpot_s"].get<double>() * 1000 / 20);
 }
 
+TEST_CASE("the scheduler's running-sequence limit bounds the slots as the KV cache does") {
+    // Ten clients on a tiny model whose cache holds them all; an engine that runs at most two
+    // sequences (vLLM max_num_seqs 2) leaves eight waiting: a request spends (N − n)/X = 8/X
+    // waiting for a slot, X the requests per second of the two that run.
+    Scenario s = loop_of(10);
+    s.engine.max_running_sequences = 2;
+    const Result r = evaluate(s);
+    const double x = r.summary.output_tokens_per_s / 50;  // 50 output tokens a request
+    // Two slots' caches: K and V × 2 layers × 2 KV heads × 128 × 2 B × 250 tokens × 2 sequences.
+    CHECK(r.memory.kv_cache_bytes == doctest::Approx(2.0 * 2 * 2 * 128 * 2 * 250 * 2));
+    CHECK(r.summary.ttft_s > 8 / x);
+    Scenario unbounded = loop_of(10);
+    CHECK(evaluate(unbounded).memory.kv_cache_bytes == doctest::Approx(5 * r.memory.kv_cache_bytes));
+}
+
 TEST_CASE("a concurrency case of the measured format becomes a closed-loop scenario") {
     const Json c = Json::parse(R"({"id": "c", "source": "s", "kind": "inference",
         "hardware": {"chip": "H100-SXM", "count": 2, "per_node": 8},

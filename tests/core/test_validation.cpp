@@ -147,10 +147,10 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // Concurrency cases run as a closed loop under continuous batching with chunked prefill
     // (METHODOLOGY §19), their clients shared over the replicas: inference 344.2 % → 86.2 %,
     // TTFT 829 % → 186 % (bias +150 % → −71 %), TPOT 55.1 % → 27.2 %, worst 351× → 85×.
-    CHECK(kind("inference").mape <= 0.863);
+    CHECK(kind("inference").mape <= 0.856);  // engine profiles for vLLM V1 and SGLang 0.5 (KV cache of the total memory): 0.863 → 0.856
     CHECK(kind("inference").worst <= 84.6);
-    CHECK(metric("inference/ttft_ms").mape <= 1.857);
-    CHECK(metric("inference/tpot_ms").mape <= 0.272);
+    CHECK(metric("inference/ttft_ms").mape <= 1.840);
+    CHECK(metric("inference/tpot_ms").mape <= 0.271);
     CHECK(metric("inference/output_tokens_per_s").mape <= 0.189);
     CHECK(kind("collective").scored >= 55);
     CHECK(kind("collective").mape <= 0.380);
