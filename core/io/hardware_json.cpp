@@ -55,6 +55,8 @@ Chip parse_chip(const Json& value, const std::string& path) {
 
     JsonReader eff(r.value("efficiency"), r.path_of("efficiency"));
     eff.string_or("source", "");
+    // false: every efficiency is borrowed from a sibling chip or assumed, none measured on this one.
+    eff.boolean_or("measured", true);
     JsonReader matrix(eff.value("matrix"), eff.path_of("matrix"));
     c.matrix_efficiency_default = matrix.number("default", kTiny, 1);
     for (Precision p : kAllPrecisions) {

@@ -26,6 +26,7 @@ constexpr Metric kMetrics[] = {
     {"tflops_per_gpu", "training"},
     {"mfu", "training"},
     {"activation_gib_per_gpu", "memory"},
+    {"peak_memory_gib_per_gpu", "memory"},
     {"ttft_ms", "inference"},
     {"tpot_ms", "inference"},
     {"e2e_latency_ms", "inference"},
@@ -46,11 +47,12 @@ using namespace case_fields;
 constexpr double kMinMeasured = 1e-9, kMaxMeasured = 1e15;
 
 // The chip presets are keyed by the lower-cased keys of presets/measured/chips.json
-// ("H100-SXM" → "h100-sxm").
+// ("H100-SXM" → "h100-sxm"); the TPU keys drop their hyphen there ("TPUv5p" → "tpu-v5p").
 std::string chip_preset(const Json& hardware) {
     std::string key = text(hardware, "chip", "hardware");
     std::transform(key.begin(), key.end(), key.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (key.rfind("tpuv", 0) == 0) key.insert(3, "-");
     if (!find_preset(PresetKind::chip, key)) skip("no chip preset for " + text(hardware, "chip", "hardware"));
     return key;
 }

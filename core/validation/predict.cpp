@@ -147,6 +147,13 @@ double predict_training(const MeasuredCase& c, Json* scenario) {
     if (c.primary == "activation_gib_per_gpu") {
         return r.training_memory.front().activation_bytes / (1024.0 * 1024 * 1024);  // the first stage's
     }
+    // The most loaded stage's weights, gradients, optimizer state and activations (§31, §35.4);
+    // nothing for what the framework's allocator reserves beyond them.
+    if (c.primary == "peak_memory_gib_per_gpu") {
+        double peak = 0;
+        for (const TrainingMemory& m : r.training_memory) peak = std::max(peak, m.total_bytes);
+        return peak / (1024.0 * 1024 * 1024);
+    }
     skip("metric " + c.primary + " is not predicted for training");
 }
 

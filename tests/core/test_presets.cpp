@@ -60,3 +60,43 @@ TEST_CASE("every scenario preset evaluates to finite numbers without warnings") 
         CHECK(r.warnings.empty());
     }
 }
+
+TEST_CASE("the chips the measured training cases name have presets with their spec sheets' numbers") {
+    // Numbers from presets/measured/chips.json and the datasheets it cites (dense tensor-core
+    // peaks, TFLOP/s; HBM TB/s), not from the presets themselves.
+    struct Spec {
+        const char* key;
+        Precision precision;
+        double peak_tflops, hbm_tb_s, tdp_w;
+    };
+    for (const Spec& s : {Spec{"h100-sxm-96gb", Precision::bf16, 989, 2.4, 500},  // TorchTitan's Grand Teton H100
+                          Spec{"a100-sxm-40gb", Precision::bf16, 312, 1.555, 400},
+                          Spec{"v100-sxm-32gb", Precision::fp16, 125, 0.9, 300},
+                          Spec{"h100-pcie", Precision::bf16, 756, 2.0, 350},
+                          Spec{"h800-sxm", Precision::fp8, 1979, 3.35, 700},
+                          Spec{"mi250x", Precision::bf16, 383, 3.28, 500},
+                          Spec{"tpu-v3", Precision::bf16, 140, 0.9, 0}}) {
+        CAPTURE(s.key);
+        REQUIRE(find_preset(PresetKind::chip, s.key) != nullptr);
+        const Chip c = parse_chip(*find_preset(PresetKind::chip, s.key), "chip");
+        CHECK(c.peak_tflops[static_cast<std::size_t>(s.precision)].value_or(0) == doctest::Approx(s.peak_tflops));
+        CHECK(c.hbm_tb_s == doctest::Approx(s.hbm_tb_s));
+        CHECK(c.tdp_w == doctest::Approx(s.tdp_w));
+    }
+    // 96 GiB and 40 GiB, the '96 GB' and '40 GB' of the product names read as binary.
+    CHECK(parse_chip(*find_preset(PresetKind::chip, "h100-sxm-96gb"), "chip").hbm_gb == doctest::Approx(103.08).epsilon(1e-4));
+    CHECK(parse_chip(*find_preset(PresetKind::chip, "a100-sxm-40gb"), "chip").hbm_gb == doctest::Approx(42.95).epsilon(1e-4));
+    // Multi-chip cases reach a network through the chip's reference system.
+    for (const char* key : {"h100-sxm-96gb", "a100-sxm-40gb", "v100-sxm-32gb", "h800-sxm", "tpu-v3"}) {
+        CAPTURE(key);
+        const Json& chip = *find_preset(PresetKind::chip, key);
+        REQUIRE(chip.contains("reference_system"));
+        const Json* system = find_preset(PresetKind::system, chip["reference_system"].get<std::string>());
+        REQUIRE(system != nullptr);
+        // The A100 40GB borrows the DGX A100's network (its first build carried eight of them).
+        if (std::string(key) != "a100-sxm-40gb") CHECK((*system)["chip"] == key);
+    }
+    // H800: NVLink cut to 8 links of 25 GB/s a direction (200 GB/s), the H100's is 18 (450).
+    const System h800 = parse_system(*find_preset(PresetKind::system, "hgx-h800"), "system");
+    CHECK(static_cast<double>(h800.network.levels.front().links_per_chip) * h800.network.levels.front().link_gbps == doctest::Approx(200));
+}

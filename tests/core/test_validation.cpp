@@ -84,8 +84,8 @@ TEST_CASE("a case the model cannot express is skipped with the reason, never an 
     c["inference"]["mode"] = "server";
     CHECK(contains(skip_reason(c), "\"server\""));
     c = inference_case();
-    c["hardware"]["chip"] = "TPUv5e";
-    CHECK(contains(skip_reason(c), "no chip preset for TPUv5e"));
+    c["hardware"]["chip"] = "SN40L";
+    CHECK(contains(skip_reason(c), "no chip preset for SN40L"));
     c = inference_case();
     c["primary"] = "tokens_per_joule";
     CHECK(contains(skip_reason(c), "unknown metric"));
@@ -338,4 +338,37 @@ TEST_CASE("absurd measured cases are skipped, not scored: a negative buffer, a m
     CHECK(r.cases[0].id == "co");
     CHECK(r.skipped.size() == 3);
     for (const ScoredCase& s : r.cases) CHECK(std::isfinite(s.error));
+}
+
+TEST_CASE("a peak-memory twin is the most loaded stage's weights, gradients, optimizer and activations (worked by hand)") {
+    // One chip, no sharding (ZeRO 0), no recomputation, FlashAttention, b = 1, s = 1024: a
+    // 2-layer Llama-style model, h = 1024, 8 heads of 128 (no GQA), gated f = 4096, V = 32000,
+    // untied. Parameters: embedding and head 32000·1024 = 32,768,000 each; a layer 4·1024² +
+    // 3·1024·4096 + 2·1024 = 16,779,264; final norm 1024: Ψ = 99,095,552.
+    // Model state 18·Ψ (2 weights + 4 fp32 gradients + 12 Adam, §31.1) = 1,783,719,936 B.
+    // Activations a layer (§31.2, T = 1024, β = 2, dropout off for a gated MLP): attention
+    // 2·T·h (input) + 2·T·3h (Q, K, V) + 2·T·h (output) + 4·T·8 (row statistics) = 10,518,528;
+    // MLP 2·T·h + 2·2·T·f (up, gate) + 2·T·f (down input) = 27,262,976; norms 2·2·T·h =
+    // 4,194,304: 41,975,808, two layers 83,951,616, and the fp32 logits 4·T·V = 131,072,000.
+    // Peak = 1,998,743,552 B = 1.86148 GiB.
+    const Json doc = Json::parse(R"({
+      "id": "p_peakmem", "source": "test", "kind": "memory",
+      "hardware": {"chip": "H100-SXM", "count": 1, "per_node": 8, "scale_up_gbps": 450, "scale_out_gbps": 50},
+      "model": {"name": "tiny", "layers": 2, "hidden": 1024, "heads": 8, "kv_heads": 8, "head_dim": 128,
+                "ffn": 4096, "gated_ffn": true, "vocab": 32000, "tied_embeddings": false, "params_b": 0.099,
+                "moe": null, "mla": null},
+      "training": {"seq_len": 1024, "global_batch": 1, "micro_batch": 1, "dp": 1, "tp": 1, "pp": 1, "cp": 1, "ep": 1,
+                   "sp": false, "vpp": 1, "recompute": "none", "zero": 0, "precision": "bf16",
+                   "flash_attention": true, "framework": "torchtitan"},
+      "measured": {"peak_memory_gib_per_gpu": 2.0},
+      "primary": "peak_memory_gib_per_gpu"
+    })");
+    CHECK(predict_case(read_measured_case(doc)) == doctest::Approx(1.86148).epsilon(1e-5));
+    // The chips.json keys reach their presets (a TPU key drops its hyphen there); a chip whose
+    // efficiencies are all assumed keeps its cases out of the scored set (METHODOLOGY §35.4).
+    Json tpu = doc;
+    tpu["hardware"] = {{"chip", "TPUv5p"}, {"count", 1}, {"per_node", 1}};
+    CHECK(contains(skip_reason(tpu), "chip preset tpu-v5p are assumed"));
+    tpu["hardware"]["chip"] = "H100-SXM-96GB";
+    CHECK(contains(skip_reason(tpu), "chip preset h100-sxm-96gb are assumed"));
 }
