@@ -4,6 +4,7 @@
 //                                   evaluate (use - for stdin); result JSON on stdout,
 //                                   indented, or on one line as the wasm module returns it
 //   envelope validate [--json] CASES.json
+//   envelope validate --bands CASES.json   (the error bands, as presets/measured/error-bands.json holds them)
 //                                   predict every measured case of a file (the format of
 //                                   presets/measured/FORMAT.md) and score the predictions
 //   envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep ...] [--json]
@@ -32,6 +33,7 @@
 #include "common/error.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"
+#include "validation/error_band.hpp"
 #include "validation/validate.hpp"
 #include "version.hpp"
 
@@ -45,6 +47,7 @@ const char* kUsage =
     "usage: envelope eval [--compact] SCENARIO.json\n"
     "                                     evaluate a scenario (- reads stdin)\n"
     "       envelope validate [--json] CASES.json\n"
+    "       envelope validate --bands CASES.json\n"
     "                                     score the model on measured cases (presets/measured/cases.json)\n"
     "       envelope fit SCENARIO.json      largest batch and context that fit, fewest chips (inference)\n"
     "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
@@ -82,7 +85,7 @@ int eval(const std::string& name, bool compact) {
 
 // Exit 0 whenever the file is readable JSON: a case that cannot be predicted is skipped
 // with its reason, never an error.
-int validate(const std::string& name, bool as_json) {
+int validate(const std::string& name, bool as_json, bool bands = false) {
     std::string text;
     if (!envelope::cli::read_input(name, envelope::kCaseFileLimits.max_bytes, text)) {
         std::cerr << "envelope: cannot read " << name << "\n";
@@ -91,7 +94,8 @@ int validate(const std::string& name, bool as_json) {
     try {
         const envelope::ValidationReport report =
             envelope::validate_cases(envelope::parse_json_text(text, envelope::kCaseFileLimits));
-        if (as_json) std::cout << envelope::to_text(envelope::to_json(report), 2) << "\n";
+        if (bands) std::cout << envelope::to_text(envelope::error_bands_json(envelope::inference_error_bands(report)), 2) << "\n";
+        else if (as_json) std::cout << envelope::to_text(envelope::to_json(report), 2) << "\n";
         else std::cout << envelope::to_text(report);
         return kExitOk;
     } catch (const envelope::InputError& e) {
@@ -152,6 +156,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate" && argc == 3) return validate(argv[2], false);
     if (cmd == "validate" && argc == 4 && std::string(argv[2]) == "--json") return validate(argv[3], true);
     if (cmd == "validate" && argc == 4 && std::string(argv[3]) == "--json") return validate(argv[2], true);
+    if (cmd == "validate" && argc == 4 && std::string(argv[2]) == "--bands") return validate(argv[3], false, true);
     if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
     if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
     if (cmd == "tradeoff" && argc == 3) return scenario_call(argv[2], envelope::tradeoff_json);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "presets/registry.hpp"
 
@@ -54,8 +55,46 @@ InferenceErrorBands inference_error_bands(const ValidationReport& report) {
     return bands;
 }
 
+namespace {
+
+Json band_json(const ErrorBand& b) { return {{"low", b.low}, {"high", b.high}, {"cases", b.cases}}; }
+
+ErrorBand band_from(const Json& doc, const char* family, const char* key) {
+    ErrorBand b;
+    if (!doc.contains(family)) return b;
+    const Json& f = std::string_view(key).empty() ? doc[family] : doc[family].value(key, Json::object());
+    b.low = f.value("low", 1.0);
+    b.high = f.value("high", 1.0);
+    b.cases = f.value("cases", 0);
+    return b;
+}
+
+}  // namespace
+
+Json error_bands_json(const InferenceErrorBands& b) {
+    return {{"source", "envelope validate --bands presets/measured/cases.json (core/validation/error_band.cpp): "
+                       "the 10th and 90th percentiles of measured / predicted time over the scored cases of each family"},
+            {"coverage", b.coverage},
+            {"static_batch", {{"ttft", band_json(b.static_batch.ttft)}, {"generation", band_json(b.static_batch.generation)}}},
+            {"closed_loop", {{"ttft", band_json(b.closed_loop.ttft)}, {"generation", band_json(b.closed_loop.generation)}}},
+            {"step", band_json(b.step)}};
+}
+
+InferenceErrorBands error_bands_from_json(const Json& doc) {
+    InferenceErrorBands b;
+    b.coverage = doc.value("coverage", b.coverage);
+    b.static_batch = {band_from(doc, "static_batch", "ttft"), band_from(doc, "static_batch", "generation")};
+    b.closed_loop = {band_from(doc, "closed_loop", "ttft"), band_from(doc, "closed_loop", "generation")};
+    b.step = band_from(doc, "step", "");
+    return b;
+}
+
 const InferenceErrorBands& bundled_inference_error_bands() {
-    static const InferenceErrorBands bands = inference_error_bands(validate_cases(measured_document("cases")));
+    static const InferenceErrorBands bands = [] {
+        const Json& committed = measured_document("error-bands");
+        return committed.is_object() ? error_bands_from_json(committed)
+                                     : inference_error_bands(validate_cases(measured_document("cases")));
+    }();
     return bands;
 }
 

@@ -34,9 +34,16 @@ struct InferenceErrorBands {
 // Bands from a validation report (its inference and training cases).
 InferenceErrorBands inference_error_bands(const ValidationReport& report);
 
-// Bands from the bundled measured cases, validated once per process (about 100 small
-// evaluations; a few milliseconds).
+// The bands of the bundled measured cases, as committed in presets/measured/error-bands.json
+// (written by `envelope validate --bands presets/measured/cases.json`): scoring the 864 cases
+// takes about 0.3 s natively and a second in the page, too long to pay on every first
+// evaluation. tests/core/test_validation.cpp fails when the file no longer matches the cases
+// and the model. Without the file, the cases are scored once per process.
 const InferenceErrorBands& bundled_inference_error_bands();
+
+// The bands as the committed file writes them, and back (a missing family: no case).
+Json error_bands_json(const InferenceErrorBands& bands);
+InferenceErrorBands error_bands_from_json(const Json& doc);
 
 // The p-quantile (0 ≤ p ≤ 1) of `values`, by linear interpolation between order
 // statistics (Hyndman & Fan type 7, the default of R and NumPy). 1 for no values.

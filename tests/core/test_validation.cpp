@@ -218,6 +218,28 @@ TEST_CASE("training results get the error band of the training cases, as a ratio
     CHECK(b.closed_loop.ttft.cases == 0);
 }
 
+TEST_CASE("the committed error bands are what the bundled cases give with today's model") {
+    // presets/measured/error-bands.json is generated; when the model or the cases change, write
+    // it again: build/native/envelope validate --bands presets/measured/cases.json > presets/measured/error-bands.json
+    const Json& committed = measured_document("error-bands");
+    REQUIRE(committed.is_object());
+    const InferenceErrorBands now = inference_error_bands(validate_cases(measured_document("cases")));
+    const InferenceErrorBands file = error_bands_from_json(committed);
+    const auto same = [](const ErrorBand& a, const ErrorBand& b) {
+        CHECK(a.cases == b.cases);
+        CHECK(a.low == doctest::Approx(b.low).epsilon(1e-9));
+        CHECK(a.high == doctest::Approx(b.high).epsilon(1e-9));
+    };
+    same(file.static_batch.ttft, now.static_batch.ttft);
+    same(file.static_batch.generation, now.static_batch.generation);
+    same(file.closed_loop.ttft, now.closed_loop.ttft);
+    same(file.closed_loop.generation, now.closed_loop.generation);
+    same(file.step, now.step);
+    CHECK(file.coverage == now.coverage);
+    // What the results carry is the committed file's.
+    CHECK(bundled_inference_error_bands().closed_loop.ttft.high == file.closed_loop.ttft.high);
+}
+
 TEST_CASE("a static batch and a closed loop of clients get the bands of their own regime") {
     ValidationReport r;
     const Json loop = {{"workload", {{"mode", "concurrency"}}}}, batch = {{"workload", {{"mode", "static"}}}};
