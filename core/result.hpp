@@ -137,6 +137,14 @@ struct ResultErrorBands {
     ResultErrorBand step;       // training: on the step time
 };
 
+// A closed loop of clients (concurrency mode, inference/serving.hpp): what its reported phases
+// hold, so that per-request totals (energy, cost) count them as often as the loop runs them.
+struct LoopPhases {
+    int64_t clients = 1;           // N, per replica: requests finished per cycle of the loop
+    int64_t slots = 1;             // n: the sequences the decode phase runs (N / n runs a cycle)
+    int64_t prompts_per_step = 1;  // k: the prompts the prefill phase runs (N / k runs a cycle)
+};
+
 struct Result {
     WorkloadKind kind = WorkloadKind::inference;
     InferenceSummary summary;   // expected: with the realism layer (perf/realism.hpp)
@@ -147,6 +155,7 @@ struct Result {
     TrainingSummary training;   // kind == training
     std::vector<TrainingMemory> training_memory;  // kind == training: one per pipeline stage
     std::optional<FitAdvice> fit_advice;          // kind == training, when a stage does not fit
+    std::optional<LoopPhases> loop;               // concurrency mode only
     std::vector<DimensionReport> network;  // dimensions of size > 1
     std::vector<std::string> warnings;
     ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator

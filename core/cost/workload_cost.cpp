@@ -44,14 +44,16 @@ void inference_cost(const Scenario& s, const Result& r, CostReport& c) {
     const double output_per_cycle = requests * out;
     if (sum.output_tokens_per_s <= 0) return;
     const double cycle = output_per_cycle / sum.output_tokens_per_s;
-    // Continuous batching prefills each of the N requests on its own (inference/serving.hpp).
-    const bool slots = w.mode == ServingMode::concurrency;
-    const double prefills = slots ? static_cast<double>(w.batch) : 1.0;
+    // A closed loop's N requests a cycle run its prefill phase (k prompts) N/k times and its
+    // decode phase (n sequences) N/n times (inference/serving.hpp); a static batch runs each once.
+    const double n = static_cast<double>(w.batch);
+    const double prefills = r.loop ? n / static_cast<double>(r.loop->prompts_per_step) : 1.0;
+    const double decodes = r.loop ? n / static_cast<double>(r.loop->slots) : 1.0;
     std::vector<double> weights;
     double prefill_s = 0;
     for (const PhaseReport& p : r.phases) {
         const bool prefill = std::string(p.name) == "prefill";
-        weights.push_back(prefill ? prefills : 1.0);
+        weights.push_back(prefill ? prefills : decodes);
         if (prefill) prefill_s = prefills * p.time_s;
     }
     c.chips = sum.chips;

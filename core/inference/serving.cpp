@@ -118,6 +118,7 @@ Result evaluate_concurrency(const Scenario& s) {
     loop.prompt_token_s = prompts.roofline.ttft_s / per_step;
     to_concurrency(steady_state(loop), s, r.roofline);
     r.phases[0] = prompts.phases[0];  // the prefill reported is one step's prompts
+    r.loop = LoopPhases{w.batch, slots, step.workload.inference.batch};
     return r;
 }
 

@@ -218,6 +218,38 @@ TEST_CASE("training: a better machine never lengthens the step, with every overl
     CHECK(valid >= 100);
 }
 
+TEST_CASE("cost: more FLOPS or HBM bandwidth at the same price never costs more per token or per step") {
+    // The price is per chip-hour (the preset's cloud rate) and energy is power × time, so a
+    // faster chip at the same price and power limit pays for less time.
+    const std::vector<std::pair<std::string, Upgrade>> faster(upgrades().begin(), upgrades().begin() + 2);
+    int checked = 0;
+    for (uint64_t seed : {31, 37}) {
+        const bool training = seed == 37;
+        checked += for_random_valid(seed, 80, training ? random_training : random_inference, [&](const Json&, const Json& base) {
+            if (!base["cost"].is_object()) return;
+            for (const auto& [what, upgrade] : faster) {
+                CAPTURE(what);
+                Json s = base["scenario"];
+                upgrade(s["system"]);
+                const Json better = evaluated(s);
+                REQUIRE(!better.is_null());
+                const Json& a = base["cost"];
+                const Json& b = better["cost"];
+                // Per request, not per output token: $/M output splits a request's chip-hours by
+                // its prefill and decode time, so a faster prefill moves dollars onto the output.
+                const std::string usd = training ? "usd_per_step" : "usd_per_request";
+                const std::string energy = training ? "energy_kwh_per_step" : "joules_per_request";
+                for (const std::string& key : {usd, energy}) {
+                    CAPTURE(key);
+                    if (!a[key].is_number() || !b[key].is_number()) continue;
+                    CHECK(b[key].get<double>() <= a[key].get<double>() * (1 + 1e-9));
+                }
+            }
+        });
+    }
+    CHECK(checked >= 60);
+}
+
 TEST_CASE("a faster chip never lengthens a step that overlaps TP and ZeRO-3 traffic (issue 17, defect 2)") {
     // Llama-2-13B on 8 MI355X, TP 2, ZeRO-3 over DP 4, tp_comm_overlap: each communication was
     // hidden behind the same compute, so doubling every peak lengthened the step by 15.8 %.

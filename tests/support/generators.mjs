@@ -36,6 +36,39 @@ export function randomScenario(next) {
       output_tokens: pick([1, int(1, 256), int(1, 4096)]),
       precision: next() < 0.5 ? format : { weights: pick(['bf16', 'fp8', 'int4', 'int8']), kv_cache: pick(['bf16', 'fp8']), activations: format },
       flash_attention: next() < 0.8,
+      ...(next() < 0.25 ? { mode: 'concurrency' } : {}),
+    },
+  };
+}
+
+// A training step that is valid most of the time: a preset model on a preset system, a layout of
+// TP × PP × CP × DP, any ZeRO stage, schedule, recomputation and overlap flag.
+export function randomTrainingScenario(next) {
+  const pick = (xs) => xs[Math.floor(next() * xs.length)];
+  const tp = pick([1, 2, 4, 8]);
+  const pp = pick([1, 1, 2, 4]);
+  const cp = pick([1, 1, 2]);
+  const dp = pick([1, 2, 4, 8]);
+  const micro = pick([1, 1, 2]);
+  const schedule = pp > 1 ? pick(['1f1b', 'gpipe', 'zb_h1', 'interleaved_1f1b']) : '1f1b';
+  return {
+    model: pick(presetKeys('models')),
+    system: { preset: pick(presetKeys('systems')), count: tp * pp * cp * dp },
+    parallelism: {
+      tp, pp, cp, dp, zero: pick([0, 1, 2, 3]), sp: tp > 1 && next() < 0.5, schedule,
+      ...(schedule === 'interleaved_1f1b' ? { virtual_stages: 2 } : {}),
+    },
+    workload: {
+      kind: 'training',
+      seq_len: pick([1024, 2048, 4096, 8192]),
+      global_batch: micro * dp * pick([1, 4, 8, 16]),
+      micro_batch: micro,
+      recompute: pick(['none', 'selective', 'full']),
+      precision: pick(['bf16', 'bf16', 'fp8']),
+      flash_attention: next() < 0.8,
+      overlap_grad_reduce: next() < 0.5,
+      overlap_param_gather: next() < 0.5,
+      tp_comm_overlap: next() < 0.5,
     },
   };
 }
