@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "validation/coverage.hpp"
 #include "validation/measured_case.hpp"
 #include "validation/predict.hpp"
 
@@ -104,6 +105,7 @@ ValidationReport validate_cases(const Json& cases) {
     r.all = error_stats(all);
     for (const auto& [k, v] : by_kind) r.by_kind[k] = error_stats(v);
     for (const auto& [k, v] : by_metric) r.by_metric[k] = error_stats(v);
+    r.coverage = coverage_of(cases, r.cases);
     return r;
 }
 
@@ -130,7 +132,15 @@ Json to_json(const ValidationReport& r) {
     for (const auto& [k, s] : r.by_metric) by_metric[k] = stats_json(s);
     summary["by_kind"] = by_kind;
     summary["by_metric"] = by_metric;
-    return Json{{"cases", cases}, {"skipped", skipped}, {"summary", summary}};
+    Json coverage = Json::array();
+    for (const CoverageRow& row : r.coverage) {
+        Json j = {{"regime", row.regime}, {"value", row.value}, {"cases", row.cases}};
+        const Json stats = stats_json(row.stats);
+        for (auto it = stats.begin(); it != stats.end(); ++it) j[it.key()] = it.value();
+        j["validated"] = row.stats.scored > 0;
+        coverage.push_back(j);
+    }
+    return Json{{"cases", cases}, {"skipped", skipped}, {"summary", summary}, {"coverage", coverage}};
 }
 
 std::string to_text(const ValidationReport& r) {
@@ -152,6 +162,21 @@ std::string to_text(const ValidationReport& r) {
     out += stats_line("all", r.all);
     for (const auto& [k, s] : r.by_kind) out += stats_line(k, s);
     for (const auto& [k, s] : r.by_metric) out += stats_line("  " + k, s);
+    // Coverage: every regime the cases are in; one with no scored case is unvalidated.
+    std::snprintf(line, sizeof line, "\n%-42s %5s %5s   %7s   %7s   %7s   %7s\n", "coverage", "cases", "n", "MAPE",
+                  "median", "bias", "worst");
+    out += line;
+    for (const CoverageRow& row : r.coverage) {
+        const std::string name = row.regime + ": " + row.value;
+        if (row.stats.scored == 0) {
+            std::snprintf(line, sizeof line, "%-42s %5d %5d   unvalidated\n", name.substr(0, 42).c_str(), row.cases, 0);
+        } else {
+            std::snprintf(line, sizeof line, "%-42s %5d %5d   %6.1f%%   %6.1f%%   %7s   %6.0f%%\n", name.substr(0, 42).c_str(),
+                          row.cases, row.stats.scored, row.stats.mape * 100, row.stats.median_ape * 100,
+                          percent(row.stats.bias).c_str(), row.stats.worst * 100);
+        }
+        out += line;
+    }
     std::snprintf(line, sizeof line, "%zu scored, %zu skipped\n", r.cases.size(), r.skipped.size());
     return out + line;
 }

@@ -40,12 +40,21 @@ struct ErrorStats {
     double worst = 0;        // largest |error|
 };
 
+// One regime of the cases (validation/coverage.hpp): "inference mode" = "concurrency", ...
+struct CoverageRow {
+    std::string regime;  // "inference mode", "training framework", ...
+    std::string value;   // "concurrency", "torchtitan", ...
+    int cases = 0;       // cases in the regime (scored, skipped and incomplete)
+    ErrorStats stats;    // of the scored ones; stats.scored == 0: unvalidated
+};
+
 struct ValidationReport {
     std::vector<ScoredCase> cases;
     std::vector<SkippedCase> skipped;
     ErrorStats all;
     std::map<std::string, ErrorStats> by_kind;
     std::map<std::string, ErrorStats> by_metric;  // "kind/metric", e.g. "inference/ttft_ms"
+    std::vector<CoverageRow> coverage;            // every regime a case is in
 };
 
 // `cases` is a JSON array of cases (presets/measured/FORMAT.md); anything else gives an
@@ -57,7 +66,8 @@ ErrorStats error_stats(const std::vector<double>& signed_errors);
 // {"cases": [{id, kind, primary, measured, predicted, error, source, chip, engine?, scenario?}],
 //  "skipped": [{id, reason}],
 //  "summary": {scored, skipped, mape, median_ape, within_10, within_25, bias, worst,
-//              by_kind: {kind: {...}}, by_metric: {"kind/metric": {...}}}}
+//              by_kind: {kind: {...}}, by_metric: {"kind/metric": {...}}},
+//  "coverage": [{regime, value, cases, scored, mape, median_ape, bias, worst, validated}]}
 Json to_json(const ValidationReport& r);
 
 // A table (id, kind, metric, measured, predicted, error %) and a summary per kind, as the

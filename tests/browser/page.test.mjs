@@ -380,6 +380,12 @@ test('the validation view plots every scored case and prints the validate summar
   assert.equal((await v.$$('#validation-skipped li')).length, skipped);
   // Cases with a web address in their source link to it.
   assert.match(await v.getAttribute('#validation-cases tbody tr a', 'href'), /^https?:\/\//);
+  // The coverage table: every regime, and `server` mode (26 public cases, none modelled yet)
+  // marked unvalidated instead of given a number.
+  const server = v.locator('#validation-coverage tbody tr', { hasText: 'inference mode' }).filter({ hasText: 'server' });
+  assert.match(await server.textContent(), /unvalidated/);
+  const concurrency = v.locator('#validation-coverage tbody tr', { hasText: 'inference mode' }).filter({ hasText: 'concurrency' });
+  assert.match(await concurrency.textContent(), /\d+\.\d%/);
   assert.deepEqual(v.problems, []);
   await v.close();
 });

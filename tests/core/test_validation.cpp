@@ -9,6 +9,7 @@
 #include <string>
 
 #include "presets/registry.hpp"
+#include "validation/coverage.hpp"
 #include "validation/error_band.hpp"
 #include "validation/measured_case.hpp"
 #include "validation/predict.hpp"
@@ -216,6 +217,43 @@ TEST_CASE("training results get the error band of the training cases, as a ratio
     CHECK(b.step.high == doctest::Approx(1.3 - 0.1 * (1.3 - 1.2) * 2));
     CHECK(b.static_batch.ttft.cases == 0);
     CHECK(b.closed_loop.ttft.cases == 0);
+}
+
+TEST_CASE("the coverage table: every regime a case is in, unvalidated where none is scored") {
+    Json good = inference_case();
+    good["id"] = "static-ok";
+    Json server = inference_case();
+    server["id"] = "server-run";
+    server["inference"]["mode"] = "server";  // not modelled: skipped
+    Json loop = inference_case();
+    loop["id"] = "loop";
+    loop["inference"]["mode"] = "concurrency";
+    loop["engine"] = {{"name", "vllm"}, {"version", "0.9.0"}};
+    const Json file = Json::array({good, server, loop});
+    const ValidationReport r = validate_cases(file);
+    REQUIRE(r.cases.size() == 2);
+    const auto row = [&](const std::string& regime, const std::string& value) {
+        for (const CoverageRow& c : r.coverage) {
+            if (c.regime == regime && c.value == value) return c;
+        }
+        FAIL("no row " << regime << ": " << value);
+        return CoverageRow{};
+    };
+    CHECK(row("kind", "inference").cases == 3);
+    CHECK(row("kind", "inference").stats.scored == 2);
+    CHECK(row("inference mode", "server").cases == 1);
+    CHECK(row("inference mode", "server").stats.scored == 0);  // unvalidated
+    CHECK(row("inference mode", "static").stats.scored == 1);
+    CHECK(row("inference engine", "vllm").stats.scored == 1);
+    CHECK(row("inference architecture", "dense").cases == 3);
+    const Json j = to_json(r);
+    CHECK(j["coverage"].size() == r.coverage.size());
+    bool server_unvalidated = false;
+    for (const Json& c : j["coverage"]) {
+        if (c["value"] == "server") server_unvalidated = c["validated"] == false;
+    }
+    CHECK(server_unvalidated);
+    CHECK(to_text(r).find("inference mode: server                         1     0   unvalidated") != std::string::npos);
 }
 
 TEST_CASE("the committed error bands are what the bundled cases give with today's model") {

@@ -32,6 +32,21 @@ function renderSummary(summary) {
   $('#validation-summary').replaceChildren(head, h('tbody', {}, rows));
 }
 
+// Every regime the cases are in (envelope validate's coverage table): one with cases but none
+// scored is unvalidated, and says so.
+function renderCoverage(coverage) {
+  const head = h('thead', {}, h('tr', {}, ...['regime', '', 'cases', 'scored', 'mean |error|', 'median |error|',
+    'bias (median)', 'worst'].map((t, i) => h('th', { scope: 'col', class: i < 2 ? 'text' : '', text: t }))));
+  const rows = (coverage ?? []).map((r) => h('tr', { class: r.validated ? '' : 'unvalidated' },
+    h('th', { scope: 'row', class: 'text', text: r.regime }), h('td', { class: 'text', text: r.value }),
+    h('td', { text: fmt.int(r.cases) }), h('td', { text: fmt.int(r.scored) }),
+    ...(r.validated
+      ? [h('td', { text: pct(r.mape) }), h('td', { text: pct(r.median_ape) }), h('td', { text: signed(r.bias) }),
+        h('td', { text: pct(r.worst) })]
+      : [h('td', { colspan: 4, class: 'text', text: 'unvalidated: no case of this regime is scored' })])));
+  $('#validation-coverage').replaceChildren(head, h('tbody', {}, rows));
+}
+
 function caseRow(c) {
   const url = sourceUrl(c.source);
   return h('tr', { dataset: { id: c.id } },
@@ -74,6 +89,7 @@ async function start() {
     `${pct(s.mape)} (median ${pct(s.median_ape)}); ${pct(s.within_25)} of them within 25%. ` +
     `${fmt.int(s.skipped)} more cases need something not modelled yet; they are listed at the end with the reason.`;
   renderSummary(s);
+  renderCoverage(report.coverage);
   $('#validation-skipped').replaceChildren(...report.skipped.map((k) =>
     h('li', {}, h('code', { text: k.id || '(no id)' }), ` — ${k.reason}`)));
 
