@@ -39,7 +39,7 @@ test('50,000 unknown keys and a 1.9 MB model_name: the scenario shown at once, a
   start = Date.now();
   const named = await open(`${base}${LINK}&model_name=${'a'.repeat(1900000)}`);
   assert.equal(await named.textContent('#notice'), 'This link holds more than the page reads, so part of it was left out: '
-    + '"model_name" (1,900,000 characters): a value holds at most 4,096 characters.');
+    + '"model_name" (1,900,000 characters): a value holds at most 8,192 characters.');
   assert.deepEqual(await headline(named), expected);
   await assertClean(named);
   await named.close();

@@ -11,7 +11,7 @@
 //                           pin's value, a whole scenario, is bounded by `chars` instead
 //   LINK_BOUNDS.keyChars    characters in one setting's name
 //   LINK_BOUNDS.noticeChars characters in the notice a link gets, whatever it holds
-export const LINK_BOUNDS = { chars: 32768, keys: 1000, valueChars: 4096, keyChars: 64, noticeChars: 2000 };
+export const LINK_BOUNDS = { chars: 32768, keys: 1000, valueChars: 8192, keyChars: 64, noticeChars: 2000 };
 
 // The most entries one list of a notice names before "and N more".
 const NAMED = 6;
