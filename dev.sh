@@ -92,6 +92,8 @@ build_site() {
   [ -d web/img ] && cp -r web/img "$site/"
   # The cost catalogue the Cost card's pickers read (cloud offerings, process nodes, defaults).
   mkdir -p "$site/presets" && cp -r presets/costs "$site/presets/"
+  # The measured cases the validation page scores (the wasm module does not embed them).
+  mkdir -p "$site/presets/measured" && cp presets/measured/cases.json "$site/presets/measured/"
   hash=$(cat build/wasm/wasm/envelope.mjs build/wasm/wasm/envelope.wasm | sha256sum | cut -c1-12)
   mkdir -p "$site/engine/$hash"
   cp build/wasm/wasm/envelope.mjs build/wasm/wasm/envelope.wasm "$site/engine/$hash/"

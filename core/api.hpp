@@ -49,8 +49,10 @@ std::string collective_json(std::string_view request_text);
 // All presets: {"ok": true, "version", "models": {...}, "chips": {...}, ...}.
 std::string presets_json();
 
-// The model scored on the bundled measured cases (presets/measured/cases.json), as
-// `envelope validate --json` prints it, plus "ok": true. Computed once per process.
-std::string validation_json();
+// The model scored on measured cases, as `envelope validate --json` prints it, plus "ok":
+// true: on `cases_text` (a JSON array in the format of presets/measured/FORMAT.md), or, when it
+// is empty, on the bundled cases (computed once per process). The wasm module bundles none (the
+// page fetches presets/measured/cases.json): there an empty text is an error value. Never throws.
+std::string validation_json(std::string_view cases_text = {});
 
 }  // namespace envelope

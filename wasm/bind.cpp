@@ -15,7 +15,7 @@
 //                                  "knobs"} (core/io/tradeoff_json.hpp), same contract
 //   packageCost(pkg)   -> string   an accelerator package's cost by part, same contract
 //   presets()          -> string   all presets as JSON text
-//   validation()       -> string   the model scored on the bundled measured cases
+//   validation(cases)  -> string   the model scored on measured cases (the text of presets/measured/cases.json)
 //   version()          -> string
 //   heapInUse()        -> number   bytes the module's allocator has handed out and not
 //                                  freed (mallinfo().uordblks): leak checks and benchmarks
@@ -117,7 +117,21 @@ std::string presets() { return envelope::presets_json(); }
 
 std::string version() { return envelope::kVersion; }
 
-std::string validation() { return envelope::validation_json(); }
+// The page fetches presets/measured/cases.json (the module bundles no cases) and passes its text.
+std::string validation(emscripten::val cases) {
+    if (!cases.isString()) {
+        return envelope::to_text(envelope::error_json(
+            "", "validation() takes the text of presets/measured/cases.json (the module bundles no cases), got " + type_of(cases)));
+    }
+    const double units = cases["length"].as<double>();
+    const auto limit = static_cast<double>(envelope::kCaseFileLimits.max_bytes);
+    if (units > limit) {
+        return envelope::to_text(envelope::error_json("", "validation()'s cases are " + envelope::format_number(units, 15) +
+                                                              " characters long, larger than the limit of " +
+                                                              envelope::format_number(limit, 15) + " bytes"));
+    }
+    return envelope::validation_json(cases.as<std::string>());
+}
 
 double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 

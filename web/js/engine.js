@@ -1,6 +1,6 @@
 // Loads the WebAssembly engine and wraps it in a small object API:
 //   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
-//   engine.collective(request) -> nccl-tests-like points;  engine.validation() -> scored cases
+//   engine.collective(request) -> nccl-tests-like points;  engine.validation(casesText) -> scored cases
 //   engine.fit(scenario), engine.curve(scenario) -> an inference scenario's fit answer and
 //     throughput–latency curve; engine.sweep(request) -> one scenario along one axis
 //   engine.importHf(configText) -> {ok, model, notes} from a Hugging Face config.json
@@ -116,10 +116,11 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     importHf(text) {
       return JSON.parse(mod.importHf(String(text), null));
     },
-    // The model scored on the bundled measured cases (as `envelope validate --json`).
+    // The model scored on the measured cases (as `envelope validate --json`), given the text of
+    // presets/measured/cases.json (the module bundles none: they would double its size).
     // Computed once: the cases do not change while the page is open.
-    validation() {
-      validation ??= JSON.parse(mod.validation());
+    validation(casesText) {
+      validation ??= JSON.parse(mod.validation(casesText));
       return validation;
     },
   };

@@ -75,7 +75,15 @@ async function start() {
     return;
   }
   $('#engine-version').textContent = `engine ${engine.version}`;
-  const report = engine.validation();
+  // The cases come beside the page (dev.sh copies them): the engine module does not carry them.
+  let report;
+  try {
+    const response = await fetch('presets/measured/cases.json');
+    if (!response.ok) throw new Error(`presets/measured/cases.json: HTTP ${response.status}`);
+    report = engine.validation(await response.text());
+  } catch (error) {
+    report = { ok: false, error: { message: `the measured cases could not be read (${error?.message ?? error})` } };
+  }
   $('#loading').hidden = true;
   $('#results').hidden = false;
   $('#app').setAttribute('aria-busy', 'false');
