@@ -172,18 +172,26 @@ int for_random_valid(uint64_t seed, int tries, const std::function<Json(Rng&)>& 
     return valid;
 }
 
+// The result's scenario on each better machine, evaluated: check(the scenario, its result).
+void for_each_upgrade(const Json& base, const std::vector<std::pair<std::string, Upgrade>>& list,
+                      const std::function<void(const Json& scenario, const Json& better)>& check) {
+    for (const auto& [what, upgrade] : list) {
+        CAPTURE(what);
+        Json s = base["scenario"];
+        upgrade(s["system"]);
+        const Json better = evaluated(s);
+        REQUIRE(!better.is_null());
+        check(s, better);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("inference: a better machine is never slower, more output never finishes sooner") {
     const int valid = for_random_valid(17, 160, random_inference, [](const Json&, const Json& base) {
-        for (const auto& [what, upgrade] : upgrades()) {
-            CAPTURE(what);
-            Json s = base["scenario"];
-            upgrade(s["system"]);
-            const Json better = evaluated(s);
-            REQUIRE(!better.is_null());
+        for_each_upgrade(base, upgrades(), [&](const Json& s, const Json& better) {
             check_not_worse(base, better, s["workload"]["mode"] == "concurrency" ? kClosedLoop : kInference);
-        }
+        });
         Json longer = base["scenario"];
         longer["workload"]["output_tokens"] = longer["workload"]["output_tokens"].get<int64_t>() * 2;
         const Json more = evaluated(longer);
@@ -199,14 +207,7 @@ TEST_CASE("inference: a better machine is never slower, more output never finish
 
 TEST_CASE("training: a better machine never lengthens the step, with every overlap flag and ZeRO stage") {
     const int valid = for_random_valid(19, 400, random_training, [](const Json&, const Json& base) {
-        for (const auto& [what, upgrade] : upgrades()) {
-            CAPTURE(what);
-            Json s = base["scenario"];
-            upgrade(s["system"]);
-            const Json better = evaluated(s);
-            REQUIRE(!better.is_null());
-            check_not_worse(base, better, kTraining);
-        }
+        for_each_upgrade(base, upgrades(), [&](const Json&, const Json& better) { check_not_worse(base, better, kTraining); });
         const Json& sum = base["summary"];
         CHECK(sum["hfu"].get<double>() <= 1.0);
         // MFU counts causal attention whole (the published convention), so past ~100k tokens it
@@ -230,12 +231,7 @@ TEST_CASE("cost: more FLOPS or HBM bandwidth at the same price never costs more 
         const bool training = seed == 37;
         checked += for_random_valid(seed, 80, training ? random_training : random_inference, [&](const Json&, const Json& base) {
             if (!base["cost"].is_object()) return;
-            for (const auto& [what, upgrade] : faster) {
-                CAPTURE(what);
-                Json s = base["scenario"];
-                upgrade(s["system"]);
-                const Json better = evaluated(s);
-                REQUIRE(!better.is_null());
+            for_each_upgrade(base, faster, [&](const Json&, const Json& better) {
                 const Json& a = base["cost"];
                 const Json& b = better["cost"];
                 // Per request, not per output token: $/M output splits a request's chip-hours by
@@ -247,7 +243,7 @@ TEST_CASE("cost: more FLOPS or HBM bandwidth at the same price never costs more 
                     if (!a[key].is_number() || !b[key].is_number()) continue;
                     CHECK(b[key].get<double>() <= a[key].get<double>() * (1 + 1e-9));
                 }
-            }
+            });
         });
     }
     CHECK(checked >= 60);
