@@ -175,10 +175,11 @@ int for_random_valid(uint64_t seed, int tries, const std::function<Json(Rng&)>& 
 // The result's scenario on each better machine, evaluated: check(the scenario, its result).
 void for_each_upgrade(const Json& base, const std::vector<std::pair<std::string, Upgrade>>& list,
                       const std::function<void(const Json& scenario, const Json& better)>& check) {
-    for (const auto& [what, upgrade] : list) {
+    for (const auto& entry : list) {
+        const std::string& what = entry.first;  // a plain reference: clang's CAPTURE cannot take a structured binding
         CAPTURE(what);
         Json s = base["scenario"];
-        upgrade(s["system"]);
+        entry.second(s["system"]);
         const Json better = evaluated(s);
         REQUIRE(!better.is_null());
         check(s, better);
