@@ -42,7 +42,7 @@ DieCost die_cost(double area_mm2, const Wafer& w) {
     c.yield = die_yield(area_mm2, w);
     if (c.dies_per_wafer <= 0 || c.yield <= 0) return c;  // callers check the area fits (io/cost_json)
     c.raw_usd = w.usd / c.dies_per_wafer;
-    c.known_good_usd = c.raw_usd / c.yield;
+    c.known_good_usd = c.yield > 0 ? c.raw_usd / c.yield : INFINITY;  // 0: refused by package_problem
     return c;
 }
 

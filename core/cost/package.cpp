@@ -11,6 +11,10 @@ namespace {
 
 std::string yield_text(double y) { return y > 0 ? format_number(y, 3) : "0 (it underflows)"; }
 
+// What a yield y costs on top of each good part, 1/y − 1: infinite once y underflows to 0
+// (package_problem refuses such a package; the division itself is never by zero).
+double scrap_per_good(double y) { return y > 0 ? 1 / y - 1 : INFINITY; }
+
 }  // namespace
 
 PackageProblem package_problem(const PackageSpec& p) {
@@ -96,8 +100,8 @@ PackageCost package_cost(const PackageSpec& p) {
             c.package_area_mm2 * p.substrate_usd_per_mm2 * substrate_layer_factor(parts, c.package_area_mm2);
         const double y = std::pow(y3, static_cast<double>(parts));
         c.package_yield = y;
-        c.package_defects_usd = c.raw_package_usd * (1 / y - 1);
-        c.wasted_dies_usd = (c.raw_dies_usd + c.die_defects_usd + c.hbm_usd) * (1 / y - 1);
+        c.package_defects_usd = c.raw_package_usd * scrap_per_good(y);
+        c.wasted_dies_usd = (c.raw_dies_usd + c.die_defects_usd + c.hbm_usd) * scrap_per_good(y);
     } else {
         // Dies on micro-bumps onto an interposer (or over bridges), which sits on a substrate.
         c.raw_dies_usd += die_area * p.microbump_usd_per_mm2;
@@ -121,13 +125,13 @@ PackageCost package_cost(const PackageSpec& p) {
         if (p.kind == PackageKind::fan_out && p.chip_first) {
             // The RDL is built on the placed dies: an RDL defect scraps them too.
             c.package_yield = y1 * y3;
-            c.package_defects_usd = interposer_usd * (1 / (y1 * y3) - 1) + substrate_usd * (1 / y3 - 1);
-            c.wasted_dies_usd = chips * (1 / (y1 * y3) - 1);
+            c.package_defects_usd = interposer_usd * scrap_per_good(y1 * y3) + substrate_usd * scrap_per_good(y3);
+            c.wasted_dies_usd = chips * scrap_per_good(y1 * y3);
         } else {
             // Chip last: interposers are tested before the dies go on.
             c.package_yield = y1 * y2 * y3;
-            c.package_defects_usd = interposer_usd * (1 / (y1 * y2 * y3) - 1) + substrate_usd * (1 / y3 - 1);
-            c.wasted_dies_usd = chips * (1 / (y2 * y3) - 1);
+            c.package_defects_usd = interposer_usd * scrap_per_good(y1 * y2 * y3) + substrate_usd * scrap_per_good(y3);
+            c.wasted_dies_usd = chips * scrap_per_good(y2 * y3);
         }
     }
     if (p.volume > 0) {

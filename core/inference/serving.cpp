@@ -25,7 +25,7 @@ LoopTimes steady_state(const ClosedLoop& c) {
         return out;
     };
     // Bisection on X ∈ (0, X_max): ρ and the prompts' share of the steps stay below 1.
-    double lo = 0, hi = std::min(work > 0 ? 1 / (f * work) : INFINITY, prompt > 0 ? 1 / (f * prompt) : INFINITY);
+    double lo = 0, hi = std::min(f * work > 0 ? 1 / (f * work) : INFINITY, f * prompt > 0 ? 1 / (f * prompt) : INFINITY);
     if (!std::isfinite(hi)) hi = c.slots / std::max(times_at(0).e2e_s, 1e-300);  // f = 0: no one else
     for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
         const double mid = (lo + hi) / 2;
