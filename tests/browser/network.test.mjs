@@ -216,6 +216,8 @@ test('two DGX H100 with TP 8 × PP 2: two stages, TP on NVLink and PP on InfiniB
 test('the network view sweeps a collective and overlays the measured runs', async () => {
   const page = await open(base);
   await page.locator('#collective-chart canvas').waitFor();
+  // The measured runs are drawn once the page has fetched the cases (the engine does not carry them).
+  await page.waitForFunction(() => /Diamonds: \d+ measured runs/.test(document.querySelector('#collective-note').textContent));
   assert.equal(await page.inputValue('#coll-op'), 'all_reduce');
   assert.equal(await page.getAttribute('#coll-chips', 'placeholder'), '8 (TP)');
   const note = await page.textContent('#collective-note');

@@ -1,6 +1,6 @@
 // Loads the WebAssembly engine and wraps it in a small object API:
 //   const engine = await loadEngine();  engine.presets;  engine.evaluate(scenario) -> result object
-//   engine.collective(request) -> nccl-tests-like points;  engine.validation(casesText) -> scored cases
+//   engine.collective(request) -> nccl-tests-like points;  engine.loadValidation() -> scored cases
 //   engine.fit(scenario), engine.curve(scenario) -> an inference scenario's fit answer and
 //     throughput–latency curve; engine.sweep(request) -> one scenario along one axis
 //   engine.importHf(configText) -> {ok, model, notes} from a Hugging Face config.json
@@ -71,6 +71,7 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
   }
   const presets = JSON.parse(mod.presets());
   let validation = null;
+  let validationLoad = null;
   if (!presets.ok) throw new EngineLoadError('the engine could not list its presets');
   return {
     version: presets.version,
@@ -116,12 +117,26 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     importHf(text) {
       return JSON.parse(mod.importHf(String(text), null));
     },
-    // The model scored on the measured cases (as `envelope validate --json`), given the text of
-    // presets/measured/cases.json (the module bundles none: they would double its size).
-    // Computed once: the cases do not change while the page is open.
-    validation(casesText) {
-      validation ??= JSON.parse(mod.validation(casesText));
+    // The model scored on the measured cases (as `envelope validate --json`), once
+    // loadValidation() has fetched them (the module bundles none: they would double its size);
+    // null before. Computed once: the cases do not change while the page is open.
+    validation() {
       return validation;
+    },
+    // Fetches presets/measured/cases.json (served beside the page) once and scores it; resolves
+    // to the report, or to {ok: false, error} when the file cannot be read.
+    loadValidation() {
+      validationLoad ??= fetch('presets/measured/cases.json')
+        .then((response) => {
+          if (!response.ok) throw new Error(`presets/measured/cases.json: HTTP ${response.status}`);
+          return response.text();
+        })
+        .then((text) => {
+          validation = JSON.parse(mod.validation(text));
+          return validation;
+        })
+        .catch((error) => ({ ok: false, error: { message: `the measured cases could not be read (${error?.message ?? error})` } }));
+      return validationLoad;
     },
   };
 }

@@ -76,14 +76,7 @@ async function start() {
   }
   $('#engine-version').textContent = `engine ${engine.version}`;
   // The cases come beside the page (dev.sh copies them): the engine module does not carry them.
-  let report;
-  try {
-    const response = await fetch('presets/measured/cases.json');
-    if (!response.ok) throw new Error(`presets/measured/cases.json: HTTP ${response.status}`);
-    report = engine.validation(await response.text());
-  } catch (error) {
-    report = { ok: false, error: { message: `the measured cases could not be read (${error?.message ?? error})` } };
-  }
+  const report = await engine.loadValidation();
   $('#loading').hidden = true;
   $('#results').hidden = false;
   $('#app').setAttribute('aria-busy', 'false');

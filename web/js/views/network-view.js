@@ -83,7 +83,9 @@ export function createNetworkView(engine, { onView }) {
 
   // state: the page state (its machine, with edits); result: the last good evaluation;
   // blocked: an input of the scenario is not a number, so its system is not known.
+  let latest = null;  // the last render's arguments, drawn again once the measured cases arrive
   function render(state, result, { blocked = false } = {}) {
+    latest = [state, result, { blocked }];
     const tp = result?.scenario.parallelism.tp ?? 1;
     const fallback = tp > 1 ? tp : 8;
     const count = state.view.coll_chips ?? fallback;
@@ -109,7 +111,15 @@ export function createNetworkView(engine, { onView }) {
       return;
     }
     const chip = chipKey(state.machine, presets);
-    const cases = measuredCases(engine.validation(), chip, state.view.coll);
+    // The measured runs come once the cases are fetched (engine.js): then the view draws again.
+    const report = engine.validation();
+    if (!report) {
+      engine.loadValidation().then(() => {
+        last = null;
+        render(...latest);
+      });
+    }
+    const cases = measuredCases(report, chip, state.view.coll);
     // The sweep reaches the largest measured size (nccl-tests runs often go to 16 GiB).
     const to = Math.max(SWEEP.to, ...cases.map((c) => 2 ** Math.ceil(Math.log2(c.scenario.bytes))));
     const request = {
