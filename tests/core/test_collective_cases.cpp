@@ -6,10 +6,12 @@
 #include <string>
 
 #include "validation/collective_layout.hpp"
+#include "measured_fixtures.hpp"
 #include "validation/measured_case.hpp"
 #include "validation/predict.hpp"
 
 using namespace envelope;
+using envelope::test::skip_reason;
 
 namespace {
 
@@ -23,15 +25,6 @@ Json two_hosts_one_rank_each() {
       "collective": {"op": "all_reduce", "bytes": 1073741824, "dtype": "float", "algorithm": null},
       "measured": {"busbw_gbps": 45}, "primary": "busbw_gbps"
     })");
-}
-
-std::string skip_reason(const Json& doc) {
-    try {
-        read_measured_case(doc);
-    } catch (const SkipCase& e) {
-        return e.what();
-    }
-    return "";
 }
 
 }  // namespace

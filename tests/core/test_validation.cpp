@@ -11,11 +11,13 @@
 #include "presets/registry.hpp"
 #include "validation/coverage.hpp"
 #include "validation/error_band.hpp"
+#include "measured_fixtures.hpp"
 #include "validation/measured_case.hpp"
 #include "validation/predict.hpp"
 #include "validation/validate.hpp"
 
 using namespace envelope;
+using envelope::test::skip_reason;
 
 namespace {
 
@@ -33,15 +35,6 @@ Json inference_case() {
       "measured": {"output_tokens_per_s": 1000},
       "primary": "output_tokens_per_s"
     })");
-}
-
-std::string skip_reason(const Json& doc) {
-    try {
-        read_measured_case(doc);
-    } catch (const SkipCase& e) {
-        return e.what();
-    }
-    return "";
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
