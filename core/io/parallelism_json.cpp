@@ -14,14 +14,14 @@ namespace {
 
 constexpr const char* kDimNames[] = {"tp", "cp", "ep", "dp", "pp"};
 
-std::array<ParallelDim, kParallelDims> read_order(const Json& v, const std::string& path) {
-    if (!v.is_array() || v.size() != kParallelDims) {
+std::array<ParallelDim, kOrderedDims> read_order(const Json& v, const std::string& path) {
+    if (!v.is_array() || v.size() != kOrderedDims) {
         throw InputError(path, "must list the five dimensions \"tp\", \"cp\", \"ep\", \"dp\", \"pp\" once each, "
                                "innermost first");
     }
-    std::array<ParallelDim, kParallelDims> order{};
-    std::array<bool, kParallelDims> seen{};
-    for (std::size_t i = 0; i < kParallelDims; ++i) {
+    std::array<ParallelDim, kOrderedDims> order{};
+    std::array<bool, kOrderedDims> seen{};
+    for (std::size_t i = 0; i < kOrderedDims; ++i) {
         const std::string ip = path + "[" + std::to_string(i) + "]";
         const int d = read_choice(v[i], ip, {std::begin(kDimNames), std::end(kDimNames)});
         if (seen[static_cast<std::size_t>(d)]) throw InputError(ip, std::string("repeats \"") + kDimNames[d] + "\"");
@@ -40,6 +40,7 @@ Parallelism parse_parallelism(const Json& value, const std::string& path) {
     p.sp = r.boolean_or("sp", false);
     p.cp = r.integer_or("cp", 1, kMaxChips, 1);
     p.ep = r.integer_or("ep", 1, kMaxChips, 1);
+    p.moe_tp = r.integer_or("moe_tp", 1, kMaxHeads, 0);  // 0: not given (parallel/expert_layout.hpp)
     p.dp = r.integer_or("dp", 1, kMaxChips, 0);  // 0: not given (parse_scenario fills the system)
     p.pp = r.integer_or("pp", 1, kMaxLayers, 1);
     p.virtual_stages = r.integer_or("virtual_stages", 1, kMaxLayers, 1);
@@ -65,6 +66,7 @@ Json to_json(const Parallelism& p) {
     Json order = Json::array();
     for (ParallelDim d : p.order) order.push_back(to_string(d));
     Json j = {{"tp", p.tp}, {"sp", p.sp}, {"cp", p.cp}, {"ep", p.ep}, {"dp", p.dp}, {"pp", p.pp}};
+    if (p.moe_tp > 0) j["moe_tp"] = p.moe_tp;  // echoed only when given
     j["virtual_stages"] = p.virtual_stages;
     j["micro_batches"] = p.micro_batches;
     j["schedule"] = to_string(p.schedule);

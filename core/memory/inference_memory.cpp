@@ -4,6 +4,7 @@
 
 #include "model/layer_shard.hpp"
 #include "model/params.hpp"
+#include "parallel/expert_layout.hpp"
 
 namespace envelope {
 
@@ -42,7 +43,8 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
 
     InferenceMemory mem;
     mem.stage = in.stage.index;
-    const ParamCount params = count_slice_params(m, in.stage.groups, in.stage.first, in.stage.last, tp, in.parallelism.ep);
+    const ParamCount params = count_slice_params(m, in.stage.groups, in.stage.first, in.stage.last, tp, in.parallelism.ep,
+                                                 expert_layout(in.parallelism).etp);
     mem.weights_bytes = params.total() * bytes_per_element(w.precision.weights);
 
     const int64_t context = w.input_tokens + w.output_tokens;

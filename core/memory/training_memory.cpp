@@ -4,6 +4,7 @@
 
 #include "model/layer_shard.hpp"
 #include "model/params.hpp"
+#include "parallel/expert_layout.hpp"
 
 namespace envelope {
 
@@ -17,7 +18,7 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
     const TrainingWorkload& w = in.workload;
     const double t = static_cast<double>(par.tp);
     const double sp = par.sp ? t : 1.0;  // the replicated parts, split under SP
-    const LayerShard s = shard_layer(layer, in.model.hidden, par.tp, par.ep);
+    const LayerShard s = shard_layer(layer, in.model.hidden, par.tp, par.ep, expert_layout(par).etp);
     const double h = static_cast<double>(in.model.hidden);
     const double beta = kActivationBytes;
     const double heads = static_cast<double>(s.heads);  // per chip: a/t
@@ -83,11 +84,13 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
     TrainingMemory mem;
     mem.stage = in.stage.index;
 
-    const ParamCount params = count_slice_params(in.model, in.stage.groups, in.stage.first, in.stage.last, par.tp, par.ep);
+    const ParamCount params = count_slice_params(in.model, in.stage.groups, in.stage.first, in.stage.last, par.tp, par.ep,
+                                                 expert_layout(par).etp);
     const double psi = params.total();
     double largest_layer = 0;  // a ZeRO-3 chip gathers one layer while prefetching the next
     for (const LayerGroup& g : in.stage.groups) {
-        largest_layer = std::max(largest_layer, count_group_params(LayerGroup{g.layer, 1}, in.model.hidden, par.tp, par.ep).total());
+        largest_layer = std::max(largest_layer, count_group_params(LayerGroup{g.layer, 1}, in.model.hidden, par.tp, par.ep,
+                                                                   expert_layout(par).etp).total());
     }
     mem.weights_bytes = par.zero >= 3 ? 2 * psi / dp + 2 * 2 * largest_layer : 2 * psi;
     mem.gradient_bytes = par.zero >= 2 ? 4 * psi / dp : 4 * psi;

@@ -45,7 +45,7 @@ double norm_vector_params(NormKind norm, int64_t hidden) {
     return (norm == NormKind::layernorm ? 2.0 : 1.0) * static_cast<double>(hidden);
 }
 
-LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64_t ep) {
+LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64_t ep, int64_t etp) {
     const AttentionSpec& a = layer.attention;
     const FfnSpec& f = layer.ffn;
     LayerShard s;
@@ -98,8 +98,9 @@ LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64
 
     if (f.is_moe()) {
         s.ep = ep;
+        s.etp = etp > 0 ? etp : tp;
         s.local_experts = f.moe.experts / ep;
-        s.expert_ffn = ceil_div(f.moe.expert_ffn, tp);
+        s.expert_ffn = ceil_div(f.moe.expert_ffn, s.etp);
         s.router = WeightMatrix{"moe_router", h, static_cast<double>(f.moe.experts), false};
         s.expert_up = WeightMatrix{"expert_up", h, static_cast<double>(gate * s.expert_ffn), bias};
         s.expert_down = WeightMatrix{"expert_down", static_cast<double>(s.expert_ffn), h, bias};

@@ -12,7 +12,8 @@
 //
 // A mixture of experts (Megatron-LM MoE): the router is replicated; the experts are spread
 // over the ep chips of the expert-parallel group (experts / ep each) and each expert is
-// split over TP like a dense MLP (Megatron-LM's expert tensor parallelism defaults to TP);
+// split over etp chips like a dense MLP (expert tensor parallelism; Megatron-LM's default is
+// etp = tp; parallel/expert_layout.hpp);
 // shared experts are one dense MLP of shared_experts · expert_ffn, split over TP.
 //
 // MLA (DeepSeek-V2/V3; SGLang's and vLLM's DeepSeek layers): the down projections to the
@@ -76,18 +77,20 @@ struct LayerShard {
 
     // A mixture of experts (moe.experts > 0):
     int64_t ep = 1;
+    int64_t etp = 1;                // chips one expert is split over
     int64_t local_experts = 0;      // experts on this chip: experts / ep
-    int64_t expert_ffn = 0;         // one expert's inner width per chip: ⌈expert_ffn / tp⌉
+    int64_t expert_ffn = 0;         // one expert's inner width per chip: ⌈expert_ffn / etp⌉
     WeightMatrix router;            // moe_router [h × experts], replicated
-    WeightMatrix expert_up;         // one expert's [h × (2·)expert_ffn/tp]
-    WeightMatrix expert_down;       // one expert's [expert_ffn/tp × h]
+    WeightMatrix expert_up;         // one expert's [h × (2·)expert_ffn/etp]
+    WeightMatrix expert_down;       // one expert's [expert_ffn/etp × h]
 
     double norm_params = 0;  // two norms, replicated: 2 · (scale, + shift for LayerNorm) · h
 };
 
 // Precondition: tp divides the heads, and tp divides the KV heads or they divide tp; ep
-// divides the experts (checked with the scenario, parallel/check.hpp).
-LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64_t ep = 1);
+// divides the experts (checked with the scenario, parallel/check.hpp). etp: the chips each
+// expert is split over; 0 means tp.
+LayerShard shard_layer(const LayerSpec& layer, int64_t hidden, int64_t tp, int64_t ep = 1, int64_t etp = 0);
 
 // Elements of a norm's parameters: scale (+ shift for LayerNorm) of width h.
 double norm_vector_params(NormKind norm, int64_t hidden);

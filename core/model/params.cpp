@@ -4,8 +4,8 @@
 
 namespace envelope {
 
-ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, int64_t ep) {
-    const LayerShard s = shard_layer(g.layer, hidden, tp, ep);
+ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, int64_t ep, int64_t etp) {
+    const LayerShard s = shard_layer(g.layer, hidden, tp, ep, etp);
     const double count = static_cast<double>(g.count);
     // Row-parallel biases (out_proj, mlp_down) are whole on every chip: their n = h is not split.
     ParamCount p;
@@ -22,10 +22,10 @@ ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, i
 }
 
 ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& groups, bool embedding, bool head,
-                              int64_t tp, int64_t ep) {
+                              int64_t tp, int64_t ep, int64_t etp) {
     ParamCount p;
     for (const LayerGroup& g : groups) {
-        const ParamCount gp = count_group_params(g, m.hidden, tp, ep);
+        const ParamCount gp = count_group_params(g, m.hidden, tp, ep, etp);
         p.attention += gp.attention;
         p.mlp += gp.mlp;
         p.router += gp.router;

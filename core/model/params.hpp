@@ -33,14 +33,15 @@ ParamCount count_params(const Model& m, int64_t tp = 1);
 // The same for a slice of the model (a pipeline stage): the given layer groups, with the
 // embedding when `embedding`, the final norm and LM head when `head`. With tied embeddings
 // a slice that has the head but not the embedding keeps its own copy of the matrix.
-// ep: the expert-parallel degree a mixture's experts are spread over.
+// ep: the expert-parallel degree a mixture's experts are spread over; etp: the chips each
+// expert is split over (0: tp).
 ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& groups, bool embedding, bool head,
-                              int64_t tp, int64_t ep = 1);
+                              int64_t tp, int64_t ep = 1, int64_t etp = 0);
 
 // Parameters a token passes through: a mixture counts top_k of its routed experts.
 double active_params(const Model& m);
 
 // The same for one layer group, all `count` of its layers.
-ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, int64_t ep = 1);
+ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, int64_t ep = 1, int64_t etp = 0);
 
 }  // namespace envelope

@@ -19,6 +19,7 @@
 #include "ops/builders.hpp"
 #include "ops/elementwise_costs.hpp"
 #include "ops/lower.hpp"
+#include "parallel/expert_layout.hpp"
 
 namespace envelope {
 
@@ -233,7 +234,8 @@ void lower_mlp(const LowerInput& in, bool gated, const MlpNames& names, const We
 
 void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out) {
     const LayerSpec& layer = group.layer;
-    const LayerShard s = shard_layer(layer, in.model.hidden, in.parallelism.tp, in.parallelism.ep);
+    const LayerShard s = shard_layer(layer, in.model.hidden, in.parallelism.tp, in.parallelism.ep,
+                                       expert_layout(in.parallelism).etp);
     const PrecisionPlan& pr = in.precision;
     const double layers = static_cast<double>(group.count);
     const double tokens = static_cast<double>(in.pass.batch * in.pass.new_tokens);
@@ -288,13 +290,19 @@ void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vect
     }
     out.push_back(build::vector("mlp_norm", layers, stream, stream, norm_flops(layer.norm), pr.residual,
                                 norm_params, pr.weights));
-    add_sp_gather(in, "mlp_allgather", layers, buffer, out);
+    // Folded experts under SP with whole experts (moe_tp 1) and no shared experts take each
+    // rank's sequence shard straight to the all-to-all and return it complete (Megatron-Core's
+    // all-to-all dispatcher): no gather before the mixture, no reduce-scatter after.
+    const ExpertLayout experts = expert_layout(in.parallelism);
+    const bool sharded_experts = layer.ffn.is_moe() && in.parallelism.sp && experts.folded &&
+                                 experts.all_to_all() && experts.etp == 1 && s.ffn == 0;
+    if (!sharded_experts) add_sp_gather(in, "mlp_allgather", layers, buffer, out);
     if (layer.ffn.is_moe()) {
         lower_moe(in, layer, s, layers, out);
     } else {
         lower_mlp(in, layer.ffn.gated, MlpNames{"mlp_gate", "mlp_act"}, s.up, s.down, layers, tokens, out);
     }
-    add_tp_reduction(in, "mlp_allreduce", "mlp_reducescatter", layers, buffer, out);
+    if (!sharded_experts) add_tp_reduction(in, "mlp_allreduce", "mlp_reducescatter", layers, buffer, out);
     // x + attention + MLP in a parallel block (2 FLOPs an element), x + MLP otherwise.
     const double inputs = layer.parallel_block ? 3 : 2;
     out.push_back(residual("mlp_residual", inputs));

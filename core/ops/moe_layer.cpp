@@ -1,14 +1,18 @@
-// A mixture of experts in place of a layer's MLP, on one chip of an expert-parallel group
-// (Megatron-LM MoE with the all-to-all token dispatcher). With T tokens on the chip, h the
-// hidden width, E experts of which top_k per token, ep chips sharing the experts (each
-// holding E/ep of them, each split over TP):
+// A mixture of experts in place of a layer's MLP, on one chip of an expert group
+// (Megatron-LM MoE with the all-to-all token dispatcher; TensorRT-LLM's and SGLang's EP). With T
+// tokens in the chip's attention group, h the hidden width, E experts of which top_k per token,
+// the expert group of parallel/expert_layout.hpp: ep chips sharing the experts (each holding
+// E/ep of them, each split over etp chips), routing the tokens of D attention groups:
 //   moe_router    [T × h] · [h × E], then top-k over the T × E scores
-//   moe_dispatch  all-to-all over ep: each token's hidden state to its k experts,
-//                 T·k·h values sent per chip (the EP chips are data-parallel replicas, each
-//                 with its own T tokens)
-//   experts       the group's T·ep tokens pick k experts each: T_e = T·ep·k/E tokens per
+//   moe_dispatch  all-to-all over ep when D > 1: each token's hidden state to its k experts,
+//                 s·T·k·h values sent per chip (s the dispatch share: 1 when the EP chips are
+//                 data-parallel replicas, each with its own T tokens; etp/tp when the EP group
+//                 is folded over TP ranks, which split their group's tokens). With D = 1 every
+//                 chip of the group already holds every token (TEP): no dispatch, and the
+//                 chips' partial outputs join the TP all-reduce after the layer
+//   experts       the group's T·D tokens pick k experts each: T_e = T·D·k/E tokens per
 //                 expert under uniform routing. An expert runs only when a token picked it:
-//                 with probability p = 1 − (1 − k/E)^(T·ep) (each token picks it with
+//                 with probability p = 1 − (1 − k/E)^(T·D) (each token picks it with
 //                 probability k/E), so a chip runs its E/ep experts p of the time, on T_e/p
 //                 tokens each: the weights of E/ep·p experts are read, not of k and not
 //                 of all (decode at small batch reads few, a large batch all of them);
@@ -23,6 +27,7 @@
 #include "ops/builders.hpp"
 #include "ops/elementwise_costs.hpp"
 #include "ops/lower.hpp"
+#include "parallel/expert_layout.hpp"
 
 namespace envelope {
 
@@ -34,9 +39,16 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
     const double h = s.router.k;
     const double experts = static_cast<double>(moe.experts);
     const double k = static_cast<double>(moe.top_k);
-    const double ep = static_cast<double>(s.ep);
+    const ExpertLayout layout = expert_layout(in.parallelism);
     const double rb = bytes_per_element(pr.residual);
 
+    // moe_tp > tp: the ETP group's attention groups pool their tokens first (SGLang dp_gather).
+    const double gathered = static_cast<double>(layout.gathered(in.parallelism.tp));
+    if (gathered > 1) {
+        out.push_back(build::collective("moe_gather", count, CollectiveKind::all_gather,
+                                        constant(gathered * tokens * h * rb), ParallelDim::etp, layout.etp,
+                                        pr.residual));
+    }
     out.push_back(build::matmul("moe_router", count, tokens, h, experts, pr.weights, pr.activations, pr.residual,
                                 false));
     out.push_back(build::vector("moe_topk", count, constant(tokens * experts), constant(tokens * k),
@@ -44,13 +56,14 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
     // The busiest chip of the EP group sets the pace: it receives `imbalance` times the mean
     // share of the routed tokens (and sends as much back). With ep = 1 every expert is here.
     const double load = s.ep > 1 ? moe.imbalance : 1.0;
-    const double routed_bytes = load * tokens * k * h * rb;
-    if (s.ep > 1) {
+    const double routed_bytes = load * layout.dispatch_share * tokens * k * h * rb;
+    const bool all_to_all = s.ep > 1 && layout.all_to_all();
+    if (all_to_all) {
         out.push_back(build::collective("moe_dispatch", count, CollectiveKind::all_to_all, constant(routed_bytes),
                                         ParallelDim::ep, s.ep, pr.residual));
     }
 
-    const double group_tokens = tokens * ep;
+    const double group_tokens = tokens * static_cast<double>(layout.token_sets);
     const double per_expert = load * group_tokens * k / experts;               // T_e on the busiest chip
     const double hit = 1 - std::pow(1 - k / experts, group_tokens);           // p
     const double running = static_cast<double>(s.local_experts) * hit;       // experts run per layer
@@ -68,13 +81,18 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
     out.push_back(build::grouped_matmul("expert_down", count, running, m, ffn, h, pr.weights, pr.activations,
                                         pr.residual, s.expert_down.bias));
 
-    if (s.ep > 1) {
+    if (all_to_all) {
         out.push_back(build::collective("moe_combine", count, CollectiveKind::all_to_all, constant(routed_bytes),
                                         ParallelDim::ep, s.ep, pr.residual));
     }
     // Each token's k expert outputs, weighted by the router and summed.
-    out.push_back(build::vector("moe_unpermute", count, constant(tokens * k * h), constant(tokens * h), 2 * k,
-                                pr.residual));
+    out.push_back(build::vector("moe_unpermute", count, constant(gathered * tokens * k * h),
+                                constant(gathered * tokens * h), 2 * k, pr.residual));
+    if (gathered > 1) {  // each attention group's partial outputs back to it (SGLang dp_scatter)
+        out.push_back(build::collective("moe_scatter", count, CollectiveKind::reduce_scatter,
+                                        constant(gathered * tokens * h * rb), ParallelDim::etp, layout.etp,
+                                        pr.residual));
+    }
     if (s.ffn > 0) {
         lower_mlp(in, layer.ffn.gated, MlpNames{"shared_gate", "shared_act"}, s.up, s.down, count, tokens, out);
     }

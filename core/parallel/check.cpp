@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "parallel/expert_layout.hpp"
 
 namespace envelope {
 
@@ -73,15 +74,45 @@ void check_ep(int64_t ep, const Model& m) {
     }
 }
 
+// The expert side (parallel/expert_layout.hpp): a folded layout's etp · ep chips must tile
+// the attention's tp · cp · dp ranks and cover whole TP groups (or lie inside one).
+void check_experts(const Parallelism& p, const Model& m) {
+    bool moe = false;
+    for (const LayerGroup& g : m.groups) moe = moe || g.layer.ffn.is_moe();
+    if (p.moe_tp > 1 && !moe) {
+        throw InputError("parallelism.moe_tp", "moe_tp = " + str(p.moe_tp) + " needs a mixture-of-experts model; " +
+                                                   m.name + " has none");
+    }
+    const ExpertLayout e = expert_layout(p);
+    if (!e.folded) return;
+    const int64_t attention = p.tp * p.cp * p.dp;
+    const std::string shape = "EP × moe_tp = " + str(p.ep) + " × " + str(e.etp) + " = " + str(e.group());
+    if (attention % e.group() != 0) {
+        throw InputError(p.moe_tp > 0 ? "parallelism.moe_tp" : "parallelism.ep",
+                         shape + " must divide TP × CP × DP = " + str(attention) +
+                             " (the experts are folded over the attention's chips)");
+    }
+    if (e.group() % p.tp != 0 && p.tp % e.group() != 0) {
+        throw InputError(p.moe_tp > 0 ? "parallelism.moe_tp" : "parallelism.ep",
+                         shape + " and TP = " + str(p.tp) + ": one must divide the other");
+    }
+    if (e.group() < p.tp) {
+        throw InputError(p.moe_tp > 0 ? "parallelism.moe_tp" : "parallelism.ep",
+                         shape + " is less than TP = " + str(p.tp) +
+                             ": the experts must cover the whole TP group (TensorRT-LLM: moe_tp × moe_ep = tp)");
+    }
+    if (p.tp % e.etp != 0 && e.etp % p.tp != 0) {
+        throw InputError("parallelism.moe_tp", "moe_tp = " + str(e.etp) + " and TP = " + str(p.tp) +
+                                                   ": one must divide the other");
+    }
+}
+
 }  // namespace
 
 void check_parallelism(const Parallelism& p, const Model& m, const System& sys) {
     check_tp(p.tp, m);
     check_ep(p.ep, m);
-    if (p.dp % p.ep != 0) {
-        throw InputError("parallelism.ep", "EP = " + str(p.ep) + " must divide DP = " + str(p.dp) +
-                                               " (expert-parallel groups are carved out of the data-parallel ones)");
-    }
+    check_experts(p, m);
     const int64_t chips = p.chips();
     if (chips > sys.count) {
         throw InputError("parallelism", "tp × cp × dp × pp = " + str(chips) + " needs more chips than system.count = " +

@@ -7,18 +7,24 @@
 //       residual adds split over the sequence too (Korthikanti et al. 2022), all-reduces
 //       become reduce-scatter + all-gather
 //   cp  context parallel (the sequence split, attention's K/V passed round a ring)
-//   ep  expert parallel (experts spread over ep chips of the data-parallel group)
+//   ep  expert parallel (experts spread over ep chips: carved out of the data-parallel
+//       group when ep divides dp, else folded over tp · cp · dp; parallel/expert_layout.hpp)
+//   moe_tp  expert tensor parallel (each expert split over moe_tp chips; 0: the default of
+//       expert_layout.hpp, tp when carved)
 //   dp  data parallel: replicas (inference) or gradient all-reduce (training)
 //   pp  pipeline stages, each a slice of the layers; virtual_stages > 1 interleaves
-// Chips used = tp · cp · dp · pp (ep subdivides dp, as in Megatron-LM).
+// Chips used = tp · cp · dp · pp (the experts' ep · moe_tp run on the same chips).
 #include <array>
 #include <cstdint>
 #include <vector>
 
 namespace envelope {
 
-enum class ParallelDim { tp, cp, ep, dp, pp };
-inline constexpr std::size_t kParallelDims = 5;
+// etp: the expert tensor-parallel group of a folded expert layout whose experts span chips of
+// different attention groups (parallel/expert_layout.hpp); it is not in `order` (it is innermost).
+enum class ParallelDim { tp, cp, ep, dp, pp, etp };
+inline constexpr std::size_t kOrderedDims = 5;   // the dimensions `order` lists
+inline constexpr std::size_t kParallelDims = 6;
 const char* to_string(ParallelDim d);
 
 // gpipe: all forwards, then all backwards; 1F1B (PipeDream-Flush); interleaved 1F1B with
@@ -31,6 +37,7 @@ struct Parallelism {
     bool sp = false;
     int64_t cp = 1;
     int64_t ep = 1;
+    int64_t moe_tp = 0;             // expert tensor parallel; 0: expert_layout's default
     int64_t dp = 1;
     int64_t pp = 1;
     int64_t virtual_stages = 1;     // model chunks per pipeline stage (interleaving)
@@ -38,7 +45,7 @@ struct Parallelism {
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
     int zero = 0;                   // ZeRO stage 0..3 (training)
     // Innermost first: the first dimension gets consecutive chips.
-    std::array<ParallelDim, kParallelDims> order{ParallelDim::tp, ParallelDim::cp, ParallelDim::ep,
+    std::array<ParallelDim, kOrderedDims> order{ParallelDim::tp, ParallelDim::cp, ParallelDim::ep,
                                                  ParallelDim::dp, ParallelDim::pp};
     std::vector<int64_t> stage_layers;  // layers per pipeline stage; empty: as even as possible
 
@@ -49,6 +56,7 @@ struct Parallelism {
             case ParallelDim::ep: return ep;
             case ParallelDim::dp: return dp;
             case ParallelDim::pp: return pp;
+            case ParallelDim::etp: return moe_tp;
         }
         return 1;
     }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "parallel/expert_layout.hpp"
+
 namespace envelope {
 
 const char* to_string(ParallelDim d) {
@@ -11,6 +13,7 @@ const char* to_string(ParallelDim d) {
         case ParallelDim::ep: return "ep";
         case ParallelDim::dp: return "dp";
         case ParallelDim::pp: return "pp";
+        case ParallelDim::etp: return "etp";
     }
     return "tp";
 }
@@ -57,8 +60,17 @@ Placement place(const Parallelism& p, const Network& net) {
     DimensionPlacement& ep = out.dims[static_cast<std::size_t>(ParallelDim::ep)];
     ep.dim = ParallelDim::ep;
     ep.size = p.ep;
-    ep.stride = dp_stride;
-    ep.spans = place_group(net, p.ep, dp_stride);
+    // Carved out of DP: dp's stride; folded over tp-cp-dp: right after the ETP group.
+    const ExpertLayout e = expert_layout(p);
+    ep.stride = e.folded ? e.etp : dp_stride;
+    ep.spans = place_group(net, p.ep, ep.stride);
+    // The expert TP group gets collectives of its own only when it spans several attention
+    // groups (moe_tp > tp): innermost, stride 1.
+    DimensionPlacement& etp = out.dims[static_cast<std::size_t>(ParallelDim::etp)];
+    etp.dim = ParallelDim::etp;
+    etp.size = e.folded && e.etp > p.tp ? e.etp : 1;
+    etp.stride = 1;
+    etp.spans = place_group(net, etp.size, 1);
     return out;
 }
 

@@ -3,7 +3,8 @@
 //
 // Dimensions take chips in `order`, innermost first: with order tp, cp, ep, dp, pp the
 // stride of each is the product of the degrees before it (ep shares dp's stride: its
-// groups are the first ep members of a dp group). A group of size n and stride s holds
+// groups are the first ep members of a dp group; a folded expert layout, expert_layout.hpp,
+// puts them at stride moe_tp instead, consecutive chips of the tp-cp-dp numbering). A group of size n and stride s holds
 // chips base + i·s. Level j of the network (torus dimensions count as levels) has units
 // of c_j chips; a group has m_j = clamp(c_j / s, 1, n) members in one such unit, so it
 // joins p_j = m_j / m_{j−1} units of the level below there. Every level with p_j > 1 is a

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/params.hpp"
+#include "parallel/expert_layout.hpp"
 #include "perf/context_sum.hpp"
 #include "perf/roofline.hpp"
 #include "training/offload.hpp"
@@ -48,7 +49,7 @@ PassTimes time_pass(const std::vector<Op>& ops, const Placement& placement, cons
         if (op.dim == ParallelDim::tp) t.tp += s;
         if (op.dim == ParallelDim::cp) t.cp += s;
         if (op.dim == ParallelDim::pp) t.pp += s;
-        if (op.dim == ParallelDim::ep) t.ep += s;
+        if (op.dim == ParallelDim::ep || op.dim == ParallelDim::etp) t.ep += s;  // the experts' collectives
     }
     return t;
 }
@@ -116,7 +117,8 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         r.backward_s = b.compute + tp_b + cp_b + b.pp * chunks + b.ep;
         r.wgrad_s = b.wgrad;
 
-        const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp, par.ep).total();
+        const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp, par.ep,
+                                              expert_layout(par).etp).total();
         // Gradients are reduced in fp32 (Megatron-LM's default for bf16 runs, NeMo's
         // grad_reduce_in_fp32), parameters gathered in 16 bits.
         const double grad_bytes = 4 * psi;
