@@ -1,5 +1,7 @@
 // envelope collective --system SYSTEM --op OP --chips N (--bytes B | --sweep [FROM TO [FACTOR]])
-//                     [--stride S] [--algorithm auto|ring|in_network] [--json]
+//                     [--stride S] [--algorithm auto|ring|in_network] [--fabric FABRIC] [--json]
+// FABRIC is a fabric preset key (presets/fabrics: efa-v2, infiniband-ndr, roce-v2, ...): the
+// system's outermost level takes that transport's latency and efficiency (io/fabric_json.hpp).
 //
 // SYSTEM is a system preset key (dgx-h100, h100-superpod, tpu-v5e-pod, ...). Without
 // --bytes or --sweep the sweep runs 8 B … 8 GiB by factors of 2, like
@@ -23,7 +25,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: envelope collective --system SYSTEM --op OP --chips N\n"
     "                           [--bytes B | --sweep [FROM TO [FACTOR]]] [--stride S]\n"
-    "                           [--algorithm auto|ring|in_network] [--json]\n"
+    "                           [--algorithm auto|ring|in_network] [--fabric FABRIC] [--json]\n"
     "  OP: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send_recv\n";
 
 // A number on the command line: JSON's grammar (1e9, 8589934592), so that a malformed one
@@ -57,6 +59,8 @@ Json parse_args(int argc, char** argv, bool& as_json) {
             req["bytes"] = number_arg(next(), "--bytes");
         } else if (a == "--algorithm") {
             req["algorithm"] = next();
+        } else if (a == "--fabric") {
+            req["fabric"] = next();
         } else if (a == "--sweep") {
             Json sweep = {{"from", 8.0}, {"to", 8589934592.0}, {"factor", 2.0}};
             const char* keys[] = {"from", "to", "factor"};

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/format.hpp"
 #include "io/schema_limits.hpp"
+#include "io/fabric_json.hpp"
 #include "io/json_reader.hpp"
 #include "io/names.hpp"
 #include "io/result_json.hpp"
@@ -51,7 +52,9 @@ std::vector<double> read_sizes(JsonReader& r) {
 
 Json collective_document(const Json& request) {
     JsonReader r(request, "");
-    const System sys = parse_system(r.value("system"), "system");
+    const System sys = parse_system(r.has("fabric") ? on_fabric(r.value("system"), r.string_or("fabric", ""), "fabric")
+                                                    : r.value("system"),
+                                    "system");
     const CollectiveKind kind = kOpKinds[r.choice("op", {kOps[0], kOps[1], kOps[2], kOps[3], kOps[4], kOps[5]})];
     // The system's network may join more chips than its count (a node preset is one node of
     // a fabric): a collective may use all of them.

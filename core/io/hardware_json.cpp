@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/format.hpp"
+#include "io/fabric_json.hpp"
 #include "io/json_reader.hpp"
 #include "io/names.hpp"
 #include "io/preset_ref.hpp"
@@ -120,7 +121,8 @@ std::vector<int64_t> read_dims(JsonReader& r, int64_t size) {
     return dims;
 }
 
-NetworkLevel parse_level(const Json& value, const std::string& path, std::size_t index) {
+NetworkLevel parse_level(const Json& given, const std::string& path, std::size_t index) {
+    const Json value = with_fabric(given, path);  // "fabric": the transport's defaults (io/fabric_json.hpp)
     JsonReader r(value, path);
     NetworkLevel l;
     l.name = r.string_or("name", "level " + std::to_string(index));

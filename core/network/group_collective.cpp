@@ -1,5 +1,6 @@
 // Collectives over a group that spans several network levels: network/collective.hpp.
 #include <algorithm>
+#include <cmath>
 
 #include "network/collective.hpp"
 #include "network/ring_shape.hpp"
@@ -77,6 +78,43 @@ CollectiveChoice hierarchical(CollectiveKind kind, const Spans& spans, double by
     return {total, Algorithm::hierarchical};
 }
 
+// NCCL's tree across nodes (and NVLS-tree with in-network reduction inside them): each unit
+// below the top all-reduces its buffer by its own means (ring, NVLS), its chips each hand the
+// 1/Π p_i shard they hold to their own rail, and the top level runs a double binary tree over
+// the nodes; the parts work on chunks at once (a pipeline), so the slowest sets the rate and
+// the latencies add. The tree moves 2n per node over p > 2 nodes, n over two (each node is
+// the other's only child). Only for an all-reduce whose top span is a switched fabric.
+constexpr double kTreePipelineBytes = 16 * 4194304.0;  // 16 channels × NCCL_BUFFSIZE 4 MiB
+
+bool tree_across_nodes(CollectiveKind kind, const Spans& spans) {
+    const Topology t = spans.back().level->topology;
+    return kind == CollectiveKind::all_reduce && spans.back().dim < 0 &&
+           (t == Topology::fat_tree || t == Topology::dragonfly);
+}
+
+CollectiveChoice pipelined_tree(const Spans& spans, double bytes, CollectiveOptions options) {
+    options.low_latency_protocol = false;
+    AlphaBeta total;
+    double share = 1;
+    const std::size_t top = spans.size() - 1;
+    for (std::size_t j = 0; j < top; ++j) {
+        const AlphaBeta c = level_collective(CollectiveKind::all_reduce, spans[j], bytes * share, options).cost;
+        total.latency_s += c.latency_s;
+        total.seconds_per_byte = std::max(total.seconds_per_byte, c.seconds_per_byte * share);
+        share /= static_cast<double>(spans[j].size);
+    }
+    const Span& s = spans[top];
+    const NetworkLevel& l = *s.level;
+    const double p = static_cast<double>(s.size);
+    total.latency_s += l.call_latency_us * 1e-6 + kSimpleExtraBase +
+                       2 * std::log2(p) * (l.latency_us * 1e-6 + kSimpleExtraStep);
+    total.seconds_per_byte = std::max(total.seconds_per_byte, (s.size == 2 ? 1.0 : 2.0) / span_bandwidth(s) * share);
+    // Filling and draining the pipeline: the chunks in flight, one NCCL buffer per channel,
+    // cross the slowest part once more than the buffer alone would.
+    total.latency_s += kTreePipelineBytes * total.seconds_per_byte;
+    return {total, Algorithm::double_binary_tree};
+}
+
 // Per byte of each chip's buffer, what crosses each level: to peers of the innermost span
 // on the innermost level, and on every level above, whatever leaves the unit below.
 template <typename PerLevel>
@@ -132,8 +170,14 @@ CollectiveChoice group_collective(CollectiveKind kind, const Spans& spans, doubl
     if (spans.size() == 1) return level_collective(kind, spans.front(), bytes, options);
     const CollectiveChoice ring = flat_ring(kind, spans, bytes);
     if (options.force == CollectiveOptions::Force::ring || !ring_collective(kind)) return ring;
+    CollectiveChoice best = ring;
     const CollectiveChoice tree = hierarchical(kind, spans, bytes, options);
-    return tree.cost.time(bytes) < ring.cost.time(bytes) ? tree : ring;
+    if (tree.cost.time(bytes) < best.cost.time(bytes)) best = tree;
+    if (tree_across_nodes(kind, spans)) {
+        const CollectiveChoice pipelined = pipelined_tree(spans, bytes, options);
+        if (pipelined.cost.time(bytes) < best.cost.time(bytes)) best = pipelined;
+    }
+    return best;
 }
 
 AlphaBeta group_bound(CollectiveKind kind, const Spans& spans) {
@@ -149,7 +193,19 @@ AlphaBeta group_bound(CollectiveKind kind, const Spans& spans) {
         tree += level_bound(part, spans[j]).seconds_per_byte * share * (kind == CollectiveKind::all_reduce && !top ? 2 : 1);
         if (kind != CollectiveKind::broadcast) share /= static_cast<double>(spans[j].size);
     }
-    return {0, std::min(best, tree)};
+    best = std::min(best, tree);
+    if (tree_across_nodes(kind, spans)) {
+        double pipelined = 0;
+        share = 1;
+        for (std::size_t j = 0; j + 1 < spans.size(); ++j) {
+            pipelined = std::max(pipelined, level_bound(kind, spans[j]).seconds_per_byte * share);
+            share /= static_cast<double>(spans[j].size);
+        }
+        const Span& s = spans.back();
+        pipelined = std::max(pipelined, (s.size == 2 ? 1.0 : 2.0) / span_bandwidth(s) * share);
+        best = std::min(best, pipelined);
+    }
+    return {0, best};
 }
 
 }  // namespace envelope

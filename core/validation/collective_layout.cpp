@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "io/fabric_json.hpp"
 #include "validation/case_fields.hpp"
 
 namespace envelope {
@@ -46,6 +47,11 @@ CollectiveLayout collective_layout(const Json& hw, int64_t ranks) {
         l.ranks_per_node = std::min(ranks, per_node);
     }
     const Json* fabric = optional_member(hw, "fabric");
+    if (l.nodes > 1 && fabric && fabric->is_object()) {
+        if (const Json* name = optional_member(*fabric, "name"); name && name->is_string()) {
+            l.fabric = fabric_named(name->get<std::string>());
+        }
+    }
     if (l.nodes > 1 && fabric && fabric->is_object() && optional_member(*fabric, "nic_gbps_per_gpu") &&
         optional_member(*fabric, "nics_per_node")) {
         l.scale_out_gbps = fabric_gbps_per_rank(number_in(*fabric, "nic_gbps_per_gpu", "hardware.fabric", 1e-9, 1e8),
@@ -53,6 +59,14 @@ CollectiveLayout collective_layout(const Json& hw, int64_t ranks) {
                                                 l.ranks_per_node);
     }
     return l;
+}
+
+void use_fabric(Json& system, const std::string& fabric) {
+    if (fabric.empty() || !system.contains("network") || system["network"].size() < 2) return;
+    Json& level = system["network"][1];
+    level["fabric"] = fabric;
+    for (const char* key : {"latency_us", "call_latency_us", "efficiency"}) level.erase(key);
+    level["name"] = (*find_fabric(fabric))["name"];
 }
 
 }  // namespace envelope

@@ -4,6 +4,7 @@
 // scale-up domains of `per_node` chips, and the scale-out bandwidth each rank gets from the
 // NICs of its node when the case names its fabric.
 #include <cstdint>
+#include <string>
 
 #include "io/json.hpp"
 
@@ -16,6 +17,7 @@ struct CollectiveLayout {
     int64_t stride = 1;          // node_chips / ranks_per_node: the group's members that far apart
     int64_t system_chips = 1;    // the chips the case's system must join
     double scale_out_gbps = 0;   // GB/s per rank, one direction, from the fabric; 0: not stated
+    std::string fabric;          // the fabric preset hardware.fabric.name names (io/fabric_json.hpp); "": none
 };
 
 // Scale-out GB/s (one direction) a rank gets from its node's NICs. The node carries
@@ -29,5 +31,10 @@ double fabric_gbps_per_rank(double nic_gbps_per_gpu, int64_t nics_per_node, int6
 // The layout of `ranks` ranks on the case's hardware; skips (SkipCase) a count that `nodes`
 // does not divide or more ranks per node than `per_node` chips.
 CollectiveLayout collective_layout(const Json& hardware, int64_t ranks);
+
+// The case's scale-out level (system.network[1]) takes its transport's latency, call latency
+// and efficiency from the fabric preset `fabric` (METHODOLOGY.md §12.9) instead of the chip's
+// reference system; nothing changes for "" or a system without a second level.
+void use_fabric(Json& system, const std::string& fabric);
 
 }  // namespace envelope

@@ -321,6 +321,7 @@ void read_collective(const Json& doc, MeasuredCase& c) {
     if (layout.scale_out_gbps > 0) machine["scale_out_gbps"] = layout.scale_out_gbps;
     c.stride = layout.stride;
     c.scenario = {{"system", system_of(machine, layout.system_chips)}};
+    use_fabric(c.scenario["system"], layout.fabric);  // the named fabric's transport (§12.9)
 }
 
 }  // namespace

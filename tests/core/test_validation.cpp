@@ -147,22 +147,27 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(metric("inference/tpot_ms").mape <= 0.271);
     CHECK(metric("inference/output_tokens_per_s").mape <= 0.189);
     CHECK(kind("collective").scored >= 55);
-    CHECK(kind("collective").mape <= 0.380);
-    // Inside one node (hardware.nodes 1, or without it count ≤ per_node):
-    double sum = 0;
-    int n = 0;
+    // 0.380 → 0.326: the tree across nodes and the fabric presets (METHODOLOGY §12.2, §12.9)
+    CHECK(kind("collective").mape <= 0.326);
+    // Inside one node (hardware.nodes 1, or without it count ≤ per_node), and across nodes:
+    double sum = 0, sum_across = 0;
+    int n = 0, n_across = 0;
     for (const Json& doc : measured_document("cases")) {
         const Json& hw = doc["hardware"];
-        if (doc["kind"] != "collective" || (hw.contains("nodes") && hw["nodes"].is_number() ? hw["nodes"] > 1 : hw["count"] > hw["per_node"])) continue;
+        if (doc["kind"] != "collective") continue;
+        const bool across = hw.contains("nodes") && hw["nodes"].is_number() ? hw["nodes"] > 1 : hw["count"] > hw["per_node"];
         for (const ScoredCase& c : r.cases) {
             if (c.id == doc["id"]) {
-                sum += std::abs(c.error);
-                ++n;
+                (across ? sum_across : sum) += std::abs(c.error);
+                ++(across ? n_across : n);
             }
         }
     }
     CHECK(n >= 31);
     CHECK(sum / n <= 0.080);
+    // Across nodes: 76.7 % → 64.1 % over 24 (the tree across nodes, the fabric presets, §12.9)
+    CHECK(n_across >= 24);
+    CHECK(sum_across / n_across <= 0.642);
     CHECK(kind("gemm").mape <= 0.025);
     CHECK(kind("training").scored >= 109);
     CHECK(kind("training").mape <= 0.334);
