@@ -237,6 +237,8 @@ void read_inference(const Json& doc, MeasuredCase& c) {
           {"input_tokens", count(inf, "input_tokens", "inference")},
           {"output_tokens", count(inf, "output_tokens", "inference")},
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};
+    // The experts' tensor-parallel degree when the case states it (parallel/expert_layout.hpp).
+    if (optional_member(inf, "moe_tp")) c.scenario["parallelism"]["moe_tp"] = count(inf, "moe_tp", "inference");
 }
 
 void read_gemm(const Json& doc, MeasuredCase& c) {
@@ -280,6 +282,7 @@ void read_training(const Json& doc, MeasuredCase& c) {
     Json parallelism = {{"tp", tp}, {"pp", pp}, {"cp", cp}, {"dp", dp}, {"ep", integer("ep", 1)},
                         {"sp", sp && sp->is_boolean() ? sp->get<bool>() : tp > 1},
                         {"zero", zero ? integer_in(t, "zero", "training", 0, 3) : 1}};
+    if (optional_member(t, "moe_tp")) parallelism["moe_tp"] = count(t, "moe_tp", "training");
     if (vpp > 1) {
         parallelism["virtual_stages"] = vpp;
         parallelism["schedule"] = "interleaved_1f1b";
