@@ -28,7 +28,7 @@ test('Mixtral shows the mixture fields and EP; EP 4 with TP 2 on a DGX H100 runs
   assert.deepEqual(await Promise.all(MOE_INPUTS.map((id) => page.inputValue(id))), ['8', '2', '14336', '0', '0']);
   assert.equal(await page.isVisible('#ep'), true);
   assert.equal(await page.inputValue('#ep'), '1');
-  assert.match(await page.textContent('#dp-hint'), /EP must divide DP/);
+  assert.match(await page.textContent('#dp-hint'), /carved out of DP when EP divides DP; otherwise the experts are folded/);
   assert.match(await page.textContent('[data-metric="params"]'), /46\.7B.*12\.9B active/);
   assert.doesNotMatch(await hash(page), /[&#]ep=/);
 

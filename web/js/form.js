@@ -252,7 +252,7 @@ export function createForm(presets, { onChange, check, importHf }) {
     const ep = state.parallelism.ep ?? 1;
     $('[data-field="ep"]').hidden = !moe && ep === 1;
     $('#dp-hint').textContent = moe
-      ? 'Empty: as many as fill the chips. EP groups are carved out of DP: EP must divide DP.'
+      ? 'Empty: as many as fill the chips. EP groups are carved out of DP when EP divides DP; otherwise the experts are folded over TP × DP (EP over the TP group: TEP), and EP must divide TP × DP.'
       : 'Empty: as many as fill the chips.';
     network.render(state, { force });
     hardware.render(state, { force });
