@@ -147,8 +147,9 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(metric("inference/tpot_ms").mape <= 0.271);
     CHECK(metric("inference/output_tokens_per_s").mape <= 0.189);
     CHECK(kind("collective").scored >= 55);
-    // 0.380 → 0.326: the tree across nodes and the fabric presets (METHODOLOGY §12.2, §12.9)
-    CHECK(kind("collective").mape <= 0.326);
+    // 0.380 → 0.326: the tree across nodes and the fabric presets (METHODOLOGY §12.2, §12.9);
+    // 0.326 → 0.304: B200's LL cap across nodes is the NIC's (Hopper's 45 GB/s, §12.9)
+    CHECK(kind("collective").mape <= 0.304);
     // Inside one node (hardware.nodes 1, or without it count ≤ per_node), and across nodes:
     double sum = 0, sum_across = 0;
     int n = 0, n_across = 0;
@@ -165,9 +166,10 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     }
     CHECK(n >= 31);
     CHECK(sum / n <= 0.080);
-    // Across nodes: 76.7 % → 64.1 % over 24 (the tree across nodes, the fabric presets, §12.9)
+    // Across nodes: 76.7 % → 64.1 % over 24 (the tree across nodes, the fabric presets, §12.9),
+    // → 59.2 % (B200's LL cap across nodes, §12.9)
     CHECK(n_across >= 24);
-    CHECK(sum_across / n_across <= 0.642);
+    CHECK(sum_across / n_across <= 0.593);
     CHECK(kind("gemm").mape <= 0.025);
     CHECK(kind("training").scored >= 109);
     CHECK(kind("training").mape <= 0.334);
