@@ -221,6 +221,18 @@ test('collective --sweep prints a table from 8 B to 8 GiB; the algorithm changes
   assert.ok(algorithms.has('ring/LL') && algorithms.has('in-network reduction'), [...algorithms].join(', '));
 });
 
+test('collective --fabric puts a transport under the scale-out level: 8 B over EFA v1 by hand', () => {
+  // flat LL ring of 16 on 2 nodes: call 10.8 µs + 28 NVLink steps × 0.47 + 2 crossings × 57 µs
+  // (presets/fabrics/efa-v1.json) = 137.96 µs, plus 8 B · 1.875 / 45 GB/s (nothing at this size)
+  const r = run(['collective', '--system', 'dgx-h100', '--fabric', 'efa-v1', '--op', 'all_reduce', '--chips', '16', '--bytes', '8', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const [p] = JSON.parse(r.stdout).points;
+  assert.ok(Math.abs(p.time_s * 1e6 - 137.96) < 0.01, String(p.time_s * 1e6));
+  const bad = run(['collective', '--system', 'dgx-h100', '--fabric', 'pigeon', '--op', 'all_reduce', '--chips', '16', '--bytes', '8']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /fabric: "pigeon" is not a fabric preset; one of: efa-v1/);
+});
+
 test('collective: bad options name the field and exit 2', () => {
   for (const [args, pattern] of [
     [['--system', 'dgx-h100', '--op', 'all_reduce', '--chips', '99999', '--bytes', '1'], /chips: must be an integer in \[2, 1024\]/],
