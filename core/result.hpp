@@ -103,6 +103,9 @@ struct TrainingSummary {
     std::optional<double> chip_hours;
     int64_t critical_stage = 0;
     TrainingBreakdown breakdown;
+    // The training software whose mechanisms the step assumes (Framework::name); "current
+    // practice (...)" when the scenario names none.
+    std::string framework;
 };
 
 struct PipelineReport {

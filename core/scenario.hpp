@@ -8,6 +8,7 @@
 #include "hardware/system.hpp"
 #include "model/model.hpp"
 #include "parallel/parallelism.hpp"
+#include "training/framework.hpp"
 #include "workload/workload.hpp"
 
 namespace envelope {
@@ -20,6 +21,7 @@ struct Scenario {
     Workload workload;
     Parallelism parallelism;
     Engine engine;            // the serving software (preset "default" when not given)
+    Framework framework;      // the training software (preset "current" when not given)
     CostInputs cost;          // prices and power, defaults resolved (io/cost_json.cpp)
 };
 

@@ -7,6 +7,9 @@
 //   envelope validate --bands CASES.json   (the error bands, as presets/measured/error-bands.json holds them)
 //                                   predict every measured case of a file (the format of
 //                                   presets/measured/FORMAT.md) and score the predictions
+//   envelope fit-sustained CASES.json
+//                                   each chip's sustained rate (chip efficiency.sustained) fitted on its
+//                                   training cases, leave-one-source-out (cli/fit_sustained_command.cpp)
 //   envelope collective --system SYSTEM --op OP --chips N [--bytes B | --sweep ...] [--json]
 //                                   predict one collective like nccl-tests measures it
 //                                   (cli/collective_command.cpp)
@@ -27,6 +30,7 @@
 
 #include "api.hpp"
 #include "cli/collective_command.hpp"
+#include "cli/fit_sustained_command.hpp"
 #include "cli/import_hf_command.hpp"
 #include "cli/read_input.hpp"
 #include "cli/sweep_command.hpp"
@@ -49,6 +53,8 @@ const char* kUsage =
     "       envelope validate [--json] CASES.json\n"
     "       envelope validate --bands CASES.json\n"
     "                                     score the model on measured cases (presets/measured/cases.json)\n"
+    "       envelope fit-sustained CASES.json\n"
+    "                                     fit each chip's sustained rate on its training cases, cross-validated\n"
     "       envelope fit SCENARIO.json      largest batch and context that fit, fewest chips (inference)\n"
     "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
     "       envelope sweep SCENARIO.json --axis AXIS (--values V,V,... | --range FROM TO POINTS) [--json]\n"
@@ -132,7 +138,7 @@ int presets(bool as_json) {
         return kExitOk;
     }
     using envelope::PresetKind;
-    for (PresetKind kind : {PresetKind::model, PresetKind::chip, PresetKind::system, PresetKind::engine,
+    for (PresetKind kind : {PresetKind::model, PresetKind::chip, PresetKind::system, PresetKind::engine, PresetKind::framework,
                             PresetKind::scenario}) {
         std::cout << envelope::preset_folder(kind) << ":\n";
         for (const auto& key : envelope::preset_keys(kind)) {
@@ -162,6 +168,7 @@ int main(int argc, char** argv) {
     if (cmd == "tradeoff" && argc == 3) return scenario_call(argv[2], envelope::tradeoff_json);
     if (cmd == "package-cost" && argc == 3) return scenario_call(argv[2], envelope::package_cost_json);
     if (cmd == "sweep") return envelope::cli::sweep_command(argc - 1, argv + 1);
+    if (cmd == "fit-sustained" && argc == 3) return envelope::cli::fit_sustained_command(argv[2]);
     if (cmd == "collective") return envelope::cli::collective_command(argc - 1, argv + 1);
     if (cmd == "import-hf") return envelope::cli::import_hf_command(argc - 1, argv + 1);
     if (cmd == "presets" && argc == 2) return presets(false);

@@ -44,6 +44,12 @@ struct Chip {
     std::array<std::optional<double>, std::size(kAllPrecisions)> matrix_efficiency{};
     double matrix_efficiency_default = 0;
     double memory_efficiency = 0;     // achievable fraction of hbm_tb_s
+    // Fraction of the microbenchmark matrix rate (matrix, attention efficiencies) that
+    // whole-model runs sustain: seconds of back-to-back kernels under the power limit run at
+    // lower clocks than one GEMM in a benchmark loop, and overlapped collectives take SMs.
+    // Fitted per chip on the public end-to-end training cases (METHODOLOGY.md §36); 1: not
+    // fitted, the microbenchmark rate.
+    double sustained_compute = 1;
 
     // ---- the realism layer (perf/realism.hpp); zero values switch a mechanism off ----
 

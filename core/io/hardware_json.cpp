@@ -70,6 +70,14 @@ Chip parse_chip(const Json& value, const std::string& path) {
     c.attention_backward_efficiency = eff.number_or("attention_backward", 0, 1, 0);
     c.attention_half_keys = eff.number_or("attention_half_keys", 0, 1e6, 0);
     c.attention_backward_half_keys = eff.number_or("attention_backward_half_keys", 0, 1e6, 0);
+    if (const Json* sv = eff.optional_value("sustained")) {
+        JsonReader sr(*sv, eff.path_of("sustained"));
+        c.sustained_compute = sr.number("value", 0.3, 1);
+        sr.string_or("unit", "");
+        sr.string_or("source", "");
+        sr.string_or("fit", "");
+        sr.finish();
+    }
     eff.finish();
 
     if (const Json* e = r.optional_value("economics")) {
@@ -306,6 +314,7 @@ Json to_json(const Chip& c) {
                   {"attention", c.attention_efficiency},
                   {"attention_backward", c.attention_backward_efficiency},
                   {"attention_half_keys", c.attention_half_keys},
+                  {"sustained", {{"value", c.sustained_compute}}},
                   {"attention_backward_half_keys", c.attention_backward_half_keys}}},
                 {"kernels",
                  {{"compute_units", c.compute_units},

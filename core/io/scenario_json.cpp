@@ -32,6 +32,7 @@ Scenario parse_scenario(const Json& doc) {
         s.parallelism.dp = std::max<int64_t>(1, s.system.count / s.parallelism.chips_per_replica());
     }
     s.engine = parse_engine(r.has("engine") ? r.value("engine") : Json("default"), "engine");
+    s.framework = parse_framework(r.has("framework") ? r.value("framework") : Json("current"), "framework");
     s.cost = parse_cost(r.optional_value("cost"), s.system, s.parallelism, "cost");
     r.finish();
     return s;
@@ -48,6 +49,7 @@ Json to_json(const Scenario& s) {
     j["workload"] = to_json(s.workload);
     j["parallelism"] = to_json(s.parallelism);
     j["engine"] = to_json(s.engine);
+    if (s.workload.kind == WorkloadKind::training) j["framework"] = to_json(s.framework);
     j["cost"] = to_json(s.cost);
     return j;
 }

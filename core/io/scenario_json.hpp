@@ -2,7 +2,7 @@
 // The one JSON schema for scenarios: parse (with validation) and write back.
 //
 // A scenario is {"model": M, "system": S, "workload": W, "parallelism": P} plus optional
-// "engine", "name" and "description". M and S (and a system's "chip") are each a preset key ("llama-2-70b"),
+// "engine", "framework" (training), "name" and "description". M and S (and a system's "chip") are each a preset key ("llama-2-70b"),
 // an inline object, or an object with "preset" plus fields that override the preset's.
 // Every field, its unit, range and default is listed in core/SCHEMA.md.
 #include <optional>
@@ -26,6 +26,7 @@ Workload parse_workload(const Json& value, const std::string& path, std::optiona
 // dp = 0 when not given (the scenario fills the system with replicas).
 Parallelism parse_parallelism(const Json& value, const std::string& path);
 Engine parse_engine(const Json& value, const std::string& path);
+Framework parse_framework(const Json& value, const std::string& path);
 
 // The resolved scenario as JSON: every default filled in, presets expanded. Parsing
 // the output again gives the same scenario.
@@ -37,5 +38,6 @@ Json to_json(const Workload& w);
 Json to_json(const Parallelism& p);
 Json to_json(const NetworkLevel& l);
 Json to_json(const Engine& e);
+Json to_json(const Framework& f);
 
 }  // namespace envelope

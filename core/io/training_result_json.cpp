@@ -12,6 +12,7 @@ Json training_summary_json(const TrainingSummary& t) {
     j["micro_batches"] = t.micro_batches;
     j["params"] = t.params;
     j["step_time_s"] = t.step_time_s;
+    j["framework"] = t.framework;
     j["tokens_per_step"] = t.tokens_per_step;
     j["tokens_per_s"] = t.tokens_per_s;
     j["tokens_per_s_per_chip"] = t.tokens_per_s_per_chip;

@@ -35,12 +35,14 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
     const Chip& chip = ctx.chip;
     const double best = roofline_flops_per_s(op.cls, op.precision, chip);
     if (ctx.model != TimingModel::expected || best == 0) return best;
-    if (op.cls == OpClass::matmul) return best * gemm_shape_efficiency(op.shape, chip);
+    const double sustained = ctx.sustained ? chip.sustained_compute : 1.0;
+    if (op.cls == OpClass::matmul) return best * gemm_shape_efficiency(op.shape, chip) * sustained;
     if (op.cls == OpClass::attention) {
-        const double peak = *chip.peak(op.precision) * 1e12;
+        const double peak = *chip.peak(op.precision) * 1e12 * sustained;
         const bool backward = std::string_view(op.variant) == "backward";
         if (backward && chip.attention_backward_efficiency > 0) return peak * chip.attention_backward_efficiency;
         if (chip.attention_efficiency > 0) return peak * chip.attention_efficiency;
+        return best * sustained;
     }
     return best;
 }

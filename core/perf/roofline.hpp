@@ -46,6 +46,11 @@ struct TimingContext {
     const Engine& engine;
     TimingModel model = TimingModel::expected;
     double host_link_gbps = 0;  // the system's host link per chip, for host_read traffic
+    // A whole-model run (a training step, a prefill): the matrix and fused-attention work runs
+    // at the chip's sustained rate, chip.sustained_compute × its microbenchmark rate (clocks
+    // under the power limit over seconds of back-to-back kernels, the SMs that overlapped
+    // communication takes). false: one kernel in a benchmark loop (the GEMM cases).
+    bool sustained = false;
 };
 
 // The best rates the chip reaches, what the roofline model times ops against: an op class's

@@ -12,6 +12,7 @@ const char* preset_folder(PresetKind kind) {
         case PresetKind::chip: return "chips";
         case PresetKind::system: return "systems";
         case PresetKind::engine: return "engines";
+        case PresetKind::framework: return "frameworks";
         case PresetKind::scenario: return "scenarios";
     }
     return "";
@@ -23,7 +24,7 @@ const Json& all_presets() {
     static const Json presets = [] {
         Json all = Json::object();
         for (PresetKind k : {PresetKind::model, PresetKind::chip, PresetKind::system,
-                             PresetKind::engine, PresetKind::scenario}) {
+                             PresetKind::engine, PresetKind::framework, PresetKind::scenario}) {
             all[preset_folder(k)] = Json::object();
         }
         for (std::size_t i = 0; i < embedded_presets::kCount; ++i) {

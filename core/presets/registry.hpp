@@ -9,7 +9,7 @@
 
 namespace envelope {
 
-enum class PresetKind { model, chip, system, engine, scenario };
+enum class PresetKind { model, chip, system, engine, framework, scenario };
 
 // Folder name and JSON key of a kind: "models", "chips", "systems", "engines", "scenarios".
 const char* preset_folder(PresetKind kind);

@@ -20,8 +20,6 @@ namespace envelope {
 
 namespace {
 
-const Engine kFramework{};
-
 // The formats of a mixed-precision step: GEMM inputs (weights and activations) in the
 // workload's format, everything between the GEMMs in 16 bits (fp8 recipes keep the
 // residual stream, norms and gradients in bf16).
@@ -36,11 +34,12 @@ PrecisionPlan plan_of(const TrainingWorkload& w) {
 std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& plan) {
     const TrainingWorkload& w = s.workload.training;
     const Pass pass = training_pass(w.micro_batch, w.seq_len, s.parallelism.cp);
+    const Engine engine = training_engine(s.framework);
     std::vector<StageOps> out;
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
         StageOps ops{std::move(stage), {}, {}};
         const Stage kinds = by_layer_kind(ops.stage);  // one op per kind of layer, counted
-        ops.forward = lower_forward(LowerInput{s.model, kinds, s.parallelism, plan, pass, kFramework, w.flash_attention, w.dropout});
+        ops.forward = lower_forward(LowerInput{s.model, kinds, s.parallelism, plan, pass, engine, w.flash_attention, w.dropout});
         ops.backward = lower_backward(ops.forward, w.recompute, plan.residual);
         add_fp8_casts(ops.forward, ops.backward);
         out.push_back(std::move(ops));
@@ -76,6 +75,7 @@ TrainingSummary summarize(const Scenario& s, const StepTime& step, int64_t m) {
     sum.chips = par.chips();
     sum.replicas = par.dp;
     sum.micro_batches = m;
+    sum.framework = s.framework.name;
     sum.params = count_params(s.model).total();
     sum.step_time_s = step.step_s;
     sum.tokens_per_step = static_cast<double>(w.global_batch) * static_cast<double>(w.seq_len);
@@ -142,7 +142,8 @@ Result evaluate_training(const Scenario& s) {
     r.pipeline.virtual_stages = s.parallelism.virtual_stages;
     r.pipeline.schedule = s.parallelism.schedule;
 
-    const TimingContext ctx{s.system.chip, kFramework, TimingModel::expected};
+    const Engine engine = training_engine(s.framework);
+    const TimingContext ctx{s.system.chip, engine, TimingModel::expected, 0, true};
     const double md = static_cast<double>(m);
     r.phases.push_back(phase_of("forward", stages, true, placement, ctx, md));
     r.phases.push_back(phase_of("backward", stages, false, placement, ctx, md));

@@ -12,9 +12,6 @@ namespace envelope {
 
 namespace {
 
-// Training runs the collective library's own algorithms and big kernels: no serving
-// engine's custom all-reduce or host overheads.
-const Engine kFramework{};
 
 struct PassTimes {
     double compute = 0;
@@ -61,8 +58,8 @@ struct StageSync {
     double buckets = 1;
 };
 
-double collective_time(CollectiveKind kind, const Spans& spans, double bytes) {
-    return group_collective(kind, spans, bytes, kFramework.collectives).cost.time(bytes);
+double collective_time(CollectiveKind kind, const Spans& spans, double bytes, const Engine& engine) {
+    return group_collective(kind, spans, bytes, engine.collectives).cost.time(bytes);
 }
 
 }  // namespace
@@ -71,7 +68,10 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
                        int64_t micro_batches) {
     const TrainingWorkload& w = s.workload.training;
     const Parallelism& par = s.parallelism;
-    const TimingContext ctx{s.system.chip, kFramework, TimingModel::expected};
+    const Framework& fw = s.framework;
+    const Engine engine = training_engine(fw);
+    // A whole-model run: matrix work at the chip's sustained rate (perf/roofline.hpp).
+    const TimingContext ctx{s.system.chip, engine, TimingModel::expected, 0, true};
     // Gradients are reduced (and the optimizer sharded) over the data-parallel and the
     // context-parallel chips together: a CP group holds the same parameters (Megatron-LM's
     // data-parallel group "with CP"). With the default order the two are adjacent.
@@ -79,7 +79,7 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
                                       : placement.of(ParallelDim::dp).spans;
     const double dp = static_cast<double>(par.dp * par.cp);
     const double m = static_cast<double>(micro_batches);
-    const double bucket = std::max(40e6, 1e6 * dp);  // parameters per gradient bucket
+    const double bucket = std::max(fw.bucket_params, fw.bucket_params_per_dp * dp);  // parameters per gradient bucket
 
     const bool zero_bubble = par.schedule == PipelineSchedule::zero_bubble;
     StepTime out;
@@ -119,22 +119,29 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
 
         const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp, par.ep,
                                               expert_layout(par).etp).total();
-        // Gradients are reduced in fp32 (Megatron-LM's default for bf16 runs, NeMo's
-        // grad_reduce_in_fp32), parameters gathered in 16 bits.
-        const double grad_bytes = 4 * psi;
+        // Gradients are reduced in the framework's format (fp32: Megatron-LM's main_grad,
+        // NeMo's grad_reduce_in_fp32, FSDP2's reduce_dtype; 16 bits: DeepSpeed), parameters
+        // gathered in 16 bits.
+        const double grad_bytes = fw.gradient_reduce_bytes * psi;
         const double bytes = 2 * psi;
         const double buckets = std::max(1.0, psi / bucket);
         const bool replicated = par.dp * par.cp > 1;
         const OffloadTimes off = offload_times(s, psi);
         if (par.zero >= 3 && (replicated || off.fetch_s > 0)) {
             const double layers = std::max<double>(1, static_cast<double>(st.stage.layers()));
-            const double gather = replicated ? collective_time(CollectiveKind::all_gather, dp_spans, bytes) : 0.0;
-            const double scatter = replicated ? collective_time(CollectiveKind::reduce_scatter, dp_spans, grad_bytes) : 0.0;
+            const double gather = replicated ? collective_time(CollectiveKind::all_gather, dp_spans, bytes, engine) : 0.0;
+            // The framework's collective for the gradients: reduce-scatter, or all-reduce
+            // (DeepSpeed's 2021 ZeRO-3).
+            const double scatter =
+                replicated ? collective_time(fw.sharded_gradient_reduce, dp_spans, grad_bytes, engine) : 0.0;
             // Exposed part of a pass's parameter traffic: what overlaps is prefetched layer by
             // layer behind the pass's compute (the gathers with overlap_param_gather, the
             // gradients' reduce-scatter with overlap_grad_reduce); the rest waits in line.
             auto exposed = [layers](double comm, double compute) { return std::max(comm / layers, comm - compute); };
-            const bool pg = w.overlap_param_gather, gr = w.overlap_grad_reduce;
+            // A framework whose gathers synchronise the device (DeepSpeed 0.3) cannot overlap
+            // them, whatever the workload asks.
+            const bool pg = w.overlap_param_gather && fw.sharded_gather_overlaps;
+            const bool gr = w.overlap_grad_reduce && fw.sharded_reduce_overlaps;
             auto forward = [&](double g) { return pg ? exposed(g, free_f) : g; };
             auto backward = [&](double g) {
                 const double hidden = (pg ? g : 0) + (gr ? scatter : 0), waits = (pg ? 0 : g) + (gr ? 0 : scatter);
@@ -150,9 +157,9 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         } else if (replicated) {
             const bool sharded = par.zero >= 1;
             sync.reduce_s = collective_time(sharded ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce,
-                                            dp_spans, grad_bytes);
+                                            dp_spans, grad_bytes, engine);
             r.dp_bytes = grad_bytes + (sharded ? bytes : 0.0);
-            if (sharded) sync.gather_s = collective_time(CollectiveKind::all_gather, dp_spans, bytes);
+            if (sharded) sync.gather_s = collective_time(CollectiveKind::all_gather, dp_spans, bytes, engine);
         }
         const double shard = par.zero >= 1 ? psi / dp : psi;
         if (w.offload.optimizer == OffloadTarget::none) {

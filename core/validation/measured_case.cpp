@@ -184,6 +184,36 @@ std::string engine_profile(const Json& doc) {
     return newest.empty() ? "default" : newest;
 }
 
+// The framework profile for the training software a case names (training.framework, and
+// training.framework_version when the source gives it): the preset whose "matches" lists that
+// name with from ≤ version < to; with no version, that framework's newest profile (current
+// practice of it); "current" for a framework no profile covers or none named.
+std::string framework_profile(const Json& t) {
+    const Json* name = optional_member(t, "framework");
+    const Json* version = optional_member(t, "framework_version");
+    if (!name || !name->is_string()) return "current";
+    const bool stated = version && version->is_string() && !version->get<std::string>().empty() &&
+                        std::isdigit(static_cast<unsigned char>(version->get<std::string>()[0]));
+    std::string newest, newest_to;
+    for (const std::string& key : preset_keys(PresetKind::framework)) {
+        const Json& p = *find_preset(PresetKind::framework, key);
+        const Json* m = optional_member(p, "matches");
+        if (!m) continue;
+        const Json& names = (*m)["names"];
+        if (std::find(names.begin(), names.end(), *name) == names.end()) continue;
+        const Json* range = optional_member(*m, "versions");
+        if (!range) return key;
+        const std::string from = (*range)[0].get<std::string>(), to = (*range)[1].get<std::string>();
+        if (!stated) {
+            if (newest.empty() || version_less(newest_to, to)) newest = key, newest_to = to;
+            continue;
+        }
+        const std::string v = version->get<std::string>();
+        if (!version_less(v, from) && version_less(v, to)) return key;
+    }
+    return newest.empty() ? "current" : newest;
+}
+
 // A concurrency case's `batch` counts the clients of the whole job (FORMAT.md); the scenario's
 // closed loop is per replica: the job's clients shared evenly, at least one each.
 int64_t clients_per_replica(int64_t batch, const std::string& mode, int64_t replicas) {
@@ -291,6 +321,7 @@ void read_training(const Json& doc, MeasuredCase& c) {
                   {"model", model_of(model)},
                   {"system", system_of(hw, std::max(c.job_chips, chips_of({tp, pp, cp, dp}, "training.tp × pp × cp × dp")))},
                   {"parallelism", parallelism},
+                  {"framework", framework_profile(t)},
                   {"workload",
                    {{"kind", "training"},
                     {"seq_len", count(t, "seq_len", "training")},

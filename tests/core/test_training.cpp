@@ -383,12 +383,15 @@ TEST_CASE("training cost without tokens to train: per step only, no run totals")
 
 TEST_CASE("HFU counts the attention FlashAttention runs: at long context it stays below MFU and 100 %") {
     // Llama-3-8B on 8 H100, CP 8, 524,288-token sequences, no recomputation: model FLOPs count
-    // the attention over the whole sequence, which the causal mask halves in the kernels.
+    // the attention over the whole sequence, which the causal mask halves in the kernels. At the
+    // microbenchmark rate (sustained 1; the H100's fitted 0.845, METHODOLOGY §37.2, leaves MFU
+    // at 0.86) MFU passes 100 %.
     Scenario s = parse_scenario(*find_preset(PresetKind::scenario, "train-llama3-8b-8-h100"));
     s.parallelism.cp = 8;
     s.parallelism.dp = 1;
     s.workload.training.seq_len = 524288;
     s.workload.training.global_batch = 8;
+    s.system.chip.sustained_compute = 1;
     const Result r = evaluate(s);
     CHECK(r.training.hfu < 1);
     CHECK(r.training.hfu < r.training.mfu);

@@ -172,8 +172,11 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(sum_across / n_across <= 0.593);
     CHECK(kind("gemm").mape <= 0.025);
     CHECK(kind("training").scored >= 109);
-    CHECK(kind("training").mape <= 0.334);
-    CHECK(metric("training/step_time_s").mape <= 0.267);
+    // Framework profiles (DeepSpeed 0.3's ZeRO-3, METHODOLOGY §37.1) and each chip's fitted
+    // sustained rate (§37.2): training 0.334 → 0.249, step time 0.267 → 0.237, TFLOP/s 0.535 → 0.283.
+    CHECK(kind("training").mape <= 0.249);
+    CHECK(metric("training/step_time_s").mape <= 0.237);
+    CHECK(metric("training/tflops_per_gpu").mape <= 0.283);
     CHECK(kind("memory").mape <= 0.123);
 }
 
