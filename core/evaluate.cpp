@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "cost/workload_cost.hpp"
 #include "inference/check.hpp"
+#include "inference/disaggregated.hpp"
 #include "inference/evaluate.hpp"
 #include "inference/serving.hpp"
 #include "parallel/check.hpp"
@@ -14,6 +15,7 @@
 namespace envelope {
 
 void check_scenario(const Scenario& s) {
+    if (s.disaggregated) return check_disaggregated(s);  // each pool's worker, as its own scenario
     check_parallelism(s.parallelism, s.model, s.system);
     if (s.workload.kind == WorkloadKind::inference) check_inference(s);
     if (s.workload.kind == WorkloadKind::training) check_training(s);
@@ -23,6 +25,7 @@ namespace {
 
 Result evaluate_performance(const Scenario& s) {
     if (s.workload.kind == WorkloadKind::training) return evaluate_training(s);
+    if (s.disaggregated) return evaluate_disaggregated(s);
     if (s.workload.inference.mode == ServingMode::concurrency) return evaluate_concurrency(s);
     return evaluate_inference(s);
 }

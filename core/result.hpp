@@ -148,6 +148,40 @@ struct LoopPhases {
     int64_t prompts_per_step = 1;  // k: the prompts the prefill phase runs (N / k runs a cycle)
 };
 
+// Disaggregated serving (inference/disaggregated.hpp): each pool's steady state, the KV
+// cache's move between them, and what sets the request rate.
+enum class PoolBound { clients, prefill, decode_slots };
+struct PoolReport {
+    int64_t workers = 1;
+    int64_t chips = 1;           // workers · chips per worker
+    int64_t ranks = 1;           // workers · attention-DP ranks per worker
+    int64_t batch_per_rank = 1;  // prefill: prompts per step k; decode: running sequences n
+    int64_t slots_per_rank = 1;  // decode: the most it admits (KV cache, batch limit)
+    double step_s = 0;           // prefill: one step of k prompts; decode: one decode step
+    double utilization = 0;      // prefill: ρ, the queue's load; decode: n / slots
+    Bound bound = Bound::memory; // the roof binding most of its phase's time
+};
+struct KvTransferReport {
+    double bytes_per_token = 0;  // the model's KV cache per prompt token, whole request
+    double bytes = 0;            // per request: bytes_per_token · input tokens
+    double chip_bytes = 0;       // the most one sending or receiving chip moves
+    double link_bytes_per_s = 0; // what one chip's links into the level reach
+    std::string level;           // the network level it crosses
+    bool layerwise = false;
+    double time_s = 0;           // the whole move
+    double exposed_s = 0;        // in TTFT: all of it, or layer-wise what the prefill does not hide
+};
+struct DisaggregatedReport {
+    PoolReport prefill, decode;
+    KvTransferReport transfer;
+    PoolBound binds = PoolBound::clients;
+    double requests_per_s = 0;   // X, the whole deployment
+    double prefill_wait_s = 0;   // the M/D/1 wait for a prefill rank, in TTFT
+    double prefill_s = 0;        // the prompt's own prefill, in TTFT
+    double decode_join_s = 0;    // half a decode step in progress, in TTFT
+    double slot_wait_s = 0;      // the wait for a decode slot, in TTFT
+};
+
 struct Result {
     WorkloadKind kind = WorkloadKind::inference;
     InferenceSummary summary;   // expected: with the realism layer (perf/realism.hpp)
@@ -159,6 +193,7 @@ struct Result {
     std::vector<TrainingMemory> training_memory;  // kind == training: one per pipeline stage
     std::optional<FitAdvice> fit_advice;          // kind == training, when a stage does not fit
     std::optional<LoopPhases> loop;               // concurrency mode only
+    std::optional<DisaggregatedReport> disaggregated;  // disaggregated serving only
     std::vector<DimensionReport> network;  // dimensions of size > 1
     std::vector<std::string> warnings;
     ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator

@@ -7,6 +7,19 @@
 
 namespace envelope {
 
+double md1_wait_s(double load, double service_s) { return load / (2 * (1 - load)) * service_s; }
+
+double closed_loop_rate(double clients, double hi, const std::function<double(double)>& cycle_s) {
+    if (!std::isfinite(hi)) hi = clients / std::max(cycle_s(0), 1e-300);  // no queue: no one else
+    double lo = 0;
+    for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
+        const double mid = (lo + hi) / 2;
+        const double cycle = cycle_s(mid);
+        (std::isfinite(cycle) && cycle > 0 && mid * cycle < clients ? lo : hi) = mid;
+    }
+    return lo;
+}
+
 LoopTimes steady_state(const ClosedLoop& c) {
     const double f = (c.slots - 1) / c.slots;
     const bool budget = c.step_prompt_tokens > 0;
@@ -19,20 +32,14 @@ LoopTimes steady_state(const ClosedLoop& c) {
     auto times_at = [&](double x) {
         const double rho = f * x * work, rho_c = f * x * prompt;
         LoopTimes out;
-        out.ttft_s = f * c.decode_step_s / 2 + rho / (2 * (1 - rho)) * work + own;
+        out.ttft_s = f * c.decode_step_s / 2 + md1_wait_s(rho, work) + own;
         out.tpot_s = c.decode_step_s / (1 - rho_c);
         out.e2e_s = out.ttft_s + (c.output_tokens - 1) * out.tpot_s;
         return out;
     };
-    // Bisection on X ∈ (0, X_max): ρ and the prompts' share of the steps stay below 1.
-    double lo = 0, hi = std::min(f * work > 0 ? 1 / (f * work) : INFINITY, f * prompt > 0 ? 1 / (f * prompt) : INFINITY);
-    if (!std::isfinite(hi)) hi = c.slots / std::max(times_at(0).e2e_s, 1e-300);  // f = 0: no one else
-    for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
-        const double mid = (lo + hi) / 2;
-        const LoopTimes at = times_at(mid);
-        (std::isfinite(at.e2e_s) && at.e2e_s > 0 && mid * at.e2e_s < c.slots ? lo : hi) = mid;
-    }
-    t = times_at(lo);
+    // X ∈ (0, X_max): ρ and the prompts' share of the steps stay below 1.
+    const double hi = std::min(f * work > 0 ? 1 / (f * work) : INFINITY, f * prompt > 0 ? 1 / (f * prompt) : INFINITY);
+    t = times_at(closed_loop_rate(c.slots, hi, [&](double x) { return times_at(x).e2e_s; }));
     t.requests_per_s = c.slots / t.e2e_s;
     t.slot_wait_s = (c.clients - c.slots) / t.requests_per_s;
     t.ttft_s += t.slot_wait_s;
@@ -40,12 +47,7 @@ LoopTimes steady_state(const ClosedLoop& c) {
     return t;
 }
 
-namespace {
-
-// The clients the engine runs at once: the largest n ≤ N whose cache fits the engine's KV
-// budget on every stage (N when even one does not fit: the memory check says so), and at
-// most the scheduler's limit on running sequences (vLLM max_num_seqs) when it has one.
-int64_t admitted(Scenario s, int64_t clients) {
+int64_t admitted_slots(Scenario s, int64_t clients) {
     if (s.engine.max_running_sequences > 0) clients = std::min(clients, s.engine.max_running_sequences);
     auto fits = [&](int64_t n) {
         s.workload.inference.batch = n;
@@ -63,6 +65,33 @@ int64_t admitted(Scenario s, int64_t clients) {
     return lo;
 }
 
+PromptStep prompt_step(const Scenario& s, int64_t running, int64_t prompts_cap) {
+    const InferenceWorkload& w = s.workload.inference;
+    const int64_t budget = s.engine.max_prefill_tokens;
+    const int64_t input = w.input_tokens;
+    PromptStep p;
+    p.step_tokens = budget > 0 ? std::max(budget - running, std::min(input, budget)) : 0;
+    Scenario step = s;
+    step.workload.inference.mode = ServingMode::static_batch;
+    step.workload.inference.output_tokens = 1;
+    step.parallelism.micro_batches = 0;
+    if (p.step_tokens > 0 && input > p.step_tokens) {
+        step.workload.inference.batch = 1;
+        step.workload.inference.prefill_chunk = p.step_tokens;
+    } else {
+        step.workload.inference.batch =
+            std::clamp<int64_t>(p.step_tokens > 0 ? p.step_tokens / input : 1, 1, std::max<int64_t>(1, prompts_cap));
+    }
+    p.prompts = step.workload.inference.batch;
+    p.result = evaluate_inference(step);
+    const double per_step = static_cast<double>(p.prompts * input);
+    p.token_s = p.result.summary.ttft_s / per_step;
+    p.token_roofline_s = p.result.roofline.ttft_s / per_step;
+    return p;
+}
+
+namespace {
+
 void to_concurrency(const LoopTimes& t, const Scenario& s, InferenceSummary& sum) {
     const InferenceWorkload& w = s.workload.inference;
     const double dp = static_cast<double>(s.parallelism.dp);
@@ -78,7 +107,7 @@ void to_concurrency(const LoopTimes& t, const Scenario& s, InferenceSummary& sum
 
 Result evaluate_concurrency(const Scenario& s) {
     const InferenceWorkload& w = s.workload.inference;
-    const int64_t slots = admitted(s, w.batch);
+    const int64_t slots = admitted_slots(s, w.batch);
     // The slots' decode steps and memory. The result's network spans point into the levels
     // of the scenario it was evaluated on, so they are taken from s, which outlives it ...
     Result r = evaluate_inference(s);
@@ -90,35 +119,22 @@ Result evaluate_concurrency(const Scenario& s) {
         r = std::move(admitted_only);
     }
     // ... and the prompt tokens of one step.
-    const int64_t budget = s.engine.max_prefill_tokens;
-    const int64_t input = w.input_tokens;
-    const int64_t step_tokens = budget > 0 ? std::max(budget - slots, std::min(input, budget)) : 0;
-    Scenario step = s;
-    step.workload.inference.output_tokens = 1;
-    step.parallelism.micro_batches = 0;
-    if (step_tokens > 0 && input > step_tokens) {
-        step.workload.inference.batch = 1;
-        step.workload.inference.prefill_chunk = step_tokens;
-    } else {
-        step.workload.inference.batch = std::clamp<int64_t>(step_tokens > 0 ? step_tokens / input : 1, 1, slots);
-    }
-    const Result prompts = evaluate_inference(step);
-    const double per_step = static_cast<double>(step.workload.inference.batch * input);
+    const PromptStep step = prompt_step(s, slots, slots);
 
     ClosedLoop loop;
     loop.clients = static_cast<double>(w.batch);
     loop.slots = static_cast<double>(slots);
-    loop.input_tokens = static_cast<double>(input);
+    loop.input_tokens = static_cast<double>(w.input_tokens);
     loop.output_tokens = static_cast<double>(w.output_tokens);
-    loop.step_prompt_tokens = static_cast<double>(step_tokens);
+    loop.step_prompt_tokens = static_cast<double>(step.step_tokens);
     loop.decode_step_s = r.summary.tpot_s.value_or(0.0);
-    loop.prompt_token_s = prompts.summary.ttft_s / per_step;
+    loop.prompt_token_s = step.token_s;
     to_concurrency(steady_state(loop), s, r.summary);
     loop.decode_step_s = r.roofline.tpot_s.value_or(0.0);
-    loop.prompt_token_s = prompts.roofline.ttft_s / per_step;
+    loop.prompt_token_s = step.token_roofline_s;
     to_concurrency(steady_state(loop), s, r.roofline);
-    r.phases[0] = prompts.phases[0];  // the prefill reported is one step's prompts
-    r.loop = LoopPhases{w.batch, slots, step.workload.inference.batch};
+    r.phases[0] = step.result.phases[0];  // the prefill reported is one step's prompts
+    r.loop = LoopPhases{w.batch, slots, step.prompts};
     return r;
 }
 

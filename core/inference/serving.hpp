@@ -30,6 +30,7 @@
 // One client (n = N = 1) is exactly the static batch of one, back to back.
 // Memory is the batch of n (every slot holds a request at its longest).
 #include <cstdint>
+#include <functional>
 
 #include "result.hpp"
 #include "scenario.hpp"
@@ -54,6 +55,32 @@ struct LoopTimes {
 };
 
 LoopTimes steady_state(const ClosedLoop& loop);
+
+// The mean wait of an M/D/1 queue at load ρ < 1 with a deterministic service s
+// (Pollaczek–Khinchine): ρ/(2(1−ρ))·s.
+double md1_wait_s(double load, double service_s);
+
+// A closed loop of `clients` around a cycle whose time rises with the request rate X: the
+// rate at which X·cycle(X) = clients (Little's law), by bisection on (0, hi) (hi: where a
+// queue of the cycle saturates; infinite: clients / cycle(0)). steady_state above and the
+// disaggregated pools (inference/disaggregated.hpp) solve their loops with it.
+double closed_loop_rate(double clients, double hi, const std::function<double(double)>& cycle_s);
+
+// The clients the engine runs at once: the largest n ≤ clients whose cache fits the engine's
+// KV budget on every stage (clients when even one does not fit: the memory check says so), and
+// at most the scheduler's limit on running sequences (vLLM max_num_seqs) when it has one.
+int64_t admitted_slots(Scenario s, int64_t clients);
+
+// One engine step's prompts beside `running` decodes: B' = max(B − running, min(I, B)) prompt
+// tokens, k = min(⌊B'/I⌋, prompts_cap) ≥ 1 whole prompts (or one chunk of B' when I > B'),
+// timed as a static prefill; token_s = t_p, its time per prompt token.
+struct PromptStep {
+    Result result;           // the step's prefill
+    int64_t step_tokens = 0; // B'; 0: no token budget (prefill-first)
+    int64_t prompts = 1;     // k
+    double token_s = 0, token_roofline_s = 0;
+};
+PromptStep prompt_step(const Scenario& s, int64_t running, int64_t prompts_cap);
 
 // Precondition: check_scenario(s) passed and s's mode is concurrency.
 Result evaluate_concurrency(const Scenario& s);

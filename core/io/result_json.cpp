@@ -1,6 +1,7 @@
 #include "io/result_json.hpp"
 
 #include "io/cost_json.hpp"
+#include "io/disaggregated_json.hpp"
 
 #include "io/names.hpp"
 #include "io/scenario_json.hpp"
@@ -138,6 +139,7 @@ Json to_json(const Result& r, const Scenario& s) {
     out["phases"] = std::move(phases);
     out["network"] = std::move(network);
     out["cost"] = to_json(r.cost);
+    if (r.disaggregated) out["disaggregated"] = to_json(*r.disaggregated);
     out["warnings"] = r.warnings;
     return out;
 }

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "io/cost_json.hpp"
+#include "io/disaggregated_json.hpp"
 #include "io/json_reader.hpp"
 
 namespace envelope {
@@ -17,7 +18,14 @@ Scenario parse_scenario(const Json& doc) {
     s.system = parse_system(r.value("system"), "system");
     std::optional<Parallelism> legacy;
     s.workload = parse_workload(r.value("workload"), "workload", &legacy);
-    if (const Json* par = r.optional_value("parallelism")) {
+    if (const Json* dis = r.optional_value("disaggregated")) {
+        // Each pool gives its workers' layout; the scenario's own mapping stays unused.
+        if (legacy || r.has("parallelism")) {
+            throw InputError("parallelism", "a disaggregated scenario gives each pool's layout in "
+                                            "disaggregated.prefill / decode.parallelism, not a top-level one");
+        }
+        s.disaggregated = parse_disaggregated(*dis, "disaggregated");
+    } else if (const Json* par = r.optional_value("parallelism")) {
         if (legacy) {
             throw InputError("workload.parallelism", "give the mapping once, as the top-level parallelism");
         }
@@ -47,7 +55,11 @@ Json to_json(const Scenario& s) {
     j["model"] = to_json(s.model);
     j["system"] = to_json(s.system);
     j["workload"] = to_json(s.workload);
-    j["parallelism"] = to_json(s.parallelism);
+    if (s.disaggregated) {
+        j["disaggregated"] = to_json(*s.disaggregated);
+    } else {
+        j["parallelism"] = to_json(s.parallelism);
+    }
     j["engine"] = to_json(s.engine);
     if (s.workload.kind == WorkloadKind::training) j["framework"] = to_json(s.framework);
     j["cost"] = to_json(s.cost);

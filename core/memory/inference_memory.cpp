@@ -33,6 +33,23 @@ double kv_budget_bytes(const Engine& e, double capacity, double weights, double 
     return std::max(0.0, f * capacity - weights - outside);
 }
 
+double kv_cache_elements(const Model& m, const Stage& stage, int64_t tp, const InferenceWorkload& w) {
+    const int64_t context = w.input_tokens + w.output_tokens;
+    const double extra_beams = static_cast<double>(w.beams - 1);
+    double kv_elements = 0;  // Σ over the stage's layers of the cache width per chip × the tokens it keeps, per request
+    for (const LayerGroup& g : stage.groups) {
+        // A sliding-window layer keeps only its window's tokens; further beams share the
+        // prompt's and keep their own generated ones; a Mamba layer keeps a state per beam.
+        const LayerShard s = shard_layer(g.layer, m.hidden, tp);
+        const int64_t kept = g.layer.attention.attended(context);
+        const double own = static_cast<double>(std::min<int64_t>(w.output_tokens, kept));
+        kv_elements += static_cast<double>(g.count) *
+                       (static_cast<double>(s.cache_width) * (static_cast<double>(kept) + extra_beams * own) +
+                        static_cast<double>(s.state_width) * (1 + extra_beams));
+    }
+    return kv_elements;
+}
+
 InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<Op>& prefill_ops,
                                  const std::vector<Op>& decode_ops) {
     const Model& m = in.model;
@@ -48,18 +65,7 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
     mem.weights_bytes = params.total() * bytes_per_element(w.precision.weights);
 
     const int64_t context = w.input_tokens + w.output_tokens;
-    const double extra_beams = static_cast<double>(w.beams - 1);
-    double kv_elements = 0;  // Σ over the stage's layers of the cache width per chip × the tokens it keeps, per request
-    for (const LayerGroup& g : in.stage.groups) {
-        // A sliding-window layer keeps only its window's tokens; further beams share the
-        // prompt's and keep their own generated ones; a Mamba layer keeps a state per beam.
-        const LayerShard s = shard_layer(g.layer, m.hidden, tp);
-        const int64_t kept = g.layer.attention.attended(context);
-        const double own = static_cast<double>(std::min<int64_t>(w.output_tokens, kept));
-        kv_elements += static_cast<double>(g.count) *
-                       (static_cast<double>(s.cache_width) * (static_cast<double>(kept) + extra_beams * own) +
-                        static_cast<double>(s.state_width) * (1 + extra_beams));
-    }
+    const double kv_elements = kv_cache_elements(m, in.stage, tp, w);
     const double kv = kv_elements * bytes_per_element(w.precision.kv_cache) * batch;
     mem.kv_cache_bytes = (1 - w.kv_offload) * kv;
     mem.host_kv_bytes = w.kv_offload * kv;

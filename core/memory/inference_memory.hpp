@@ -58,6 +58,12 @@ struct StageMemoryInput {
 // replica_chips = tp · pp, for the reserve's per-chip part.
 double kv_budget_bytes(const Engine& e, double capacity, double weights, double activations, int64_t replica_chips);
 
+// The KV cache elements one request keeps on one chip of the stage at TP degree tp: Σ over
+// its layers of the cache width per chip (layer_shard.hpp) × the tokens kept (input +
+// output, or a sliding window's), plus a state per beam for Mamba layers. kv_cache above is
+// this × bytes per KV element × batch; output_tokens = 0 gives the prompt's cache alone.
+double kv_cache_elements(const Model& m, const Stage& stage, int64_t tp, const InferenceWorkload& w);
+
 InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<Op>& prefill_ops,
                                  const std::vector<Op>& decode_ops);
 

@@ -10,6 +10,7 @@
 #include "presets/registry.hpp"
 #include "validation/case_fields.hpp"
 #include "validation/collective_layout.hpp"
+#include "validation/disaggregated_case.hpp"
 
 namespace envelope {
 
@@ -269,6 +270,7 @@ void read_inference(const Json& doc, MeasuredCase& c) {
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};
     // The experts' tensor-parallel degree when the case states it (parallel/expert_layout.hpp).
     if (optional_member(inf, "moe_tp")) c.scenario["parallelism"]["moe_tp"] = count(inf, "moe_tp", "inference");
+    read_disaggregated(doc, c);  // its pools, when it is served disaggregated
 }
 
 void read_gemm(const Json& doc, MeasuredCase& c) {

@@ -141,10 +141,21 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // Concurrency cases run as a closed loop under continuous batching with chunked prefill
     // (METHODOLOGY §19), their clients shared over the replicas: inference 344.2 % → 86.2 %,
     // TTFT 829 % → 186 % (bias +150 % → −71 %), TPOT 55.1 % → 27.2 %, worst 351× → 85×.
-    CHECK(kind("inference").mape <= 0.856);  // engine profiles for vLLM V1 and SGLang 0.5 (KV cache of the total memory): 0.863 → 0.856
-    CHECK(kind("inference").worst <= 84.6);
-    CHECK(metric("inference/ttft_ms").mape <= 1.840);
-    CHECK(metric("inference/tpot_ms").mape <= 0.271);
+    // engine profiles for vLLM V1 and SGLang 0.5 (KV cache of the total memory): 0.863 → 0.856
+    // Disaggregated cases served by their two pools (METHODOLOGY §15.7; they were evaluated as
+    // aggregated, 21 scored at 996 %): inference 0.856 → 0.380 and its worst 84.6 → 3.41 (the
+    // worst was a disaggregated case), TTFT 1.840 → 0.614, TPOT 0.271 → 0.243, and the slice
+    // itself 45 scored at 44.8 % (median 37.1 %).
+    CHECK(kind("inference").mape <= 0.380);
+    CHECK(kind("inference").worst <= 3.41);
+    CHECK(metric("inference/ttft_ms").mape <= 0.614);
+    CHECK(metric("inference/tpot_ms").mape <= 0.243);
+    for (const CoverageRow& row : r.coverage) {
+        if (row.regime != "inference mode" || row.value != "disaggregated") continue;
+        CHECK(row.stats.scored >= 45);
+        CHECK(row.stats.mape <= 0.449);
+        CHECK(row.stats.median_ape <= 0.372);
+    }
     CHECK(metric("inference/output_tokens_per_s").mape <= 0.189);
     CHECK(kind("collective").scored >= 55);
     // 0.380 → 0.326: the tree across nodes and the fabric presets (METHODOLOGY §12.2, §12.9);
