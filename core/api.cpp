@@ -27,8 +27,10 @@ Json evaluate_document(const Json& doc) {
     const InferenceErrorBands& bands = bundled_inference_error_bands();
     r.error_bands.coverage = bands.coverage;
     // The band of the result's own serving regime; one without cases gets none.
-    const ServingErrorBands& serving =
-        s.workload.inference.mode == ServingMode::concurrency ? bands.closed_loop : bands.static_batch;
+    const ServingMode mode = s.workload.inference.mode;
+    const ServingErrorBands& serving = mode == ServingMode::concurrency ? bands.closed_loop
+                                       : mode == ServingMode::server    ? bands.open_loop
+                                                                        : bands.static_batch;
     r.error_bands.ttft = {serving.ttft.low, serving.ttft.high, serving.ttft.cases};
     r.error_bands.generation = {serving.generation.low, serving.generation.high, serving.generation.cases};
     r.error_bands.step = {bands.step.low, bands.step.high, bands.step.cases};

@@ -7,6 +7,8 @@
 #include "inference/check.hpp"
 #include "inference/disaggregated.hpp"
 #include "inference/evaluate.hpp"
+#include "inference/lengths.hpp"
+#include "inference/open_loop.hpp"
 #include "inference/serving.hpp"
 #include "parallel/check.hpp"
 #include "training/check.hpp"
@@ -23,11 +25,18 @@ void check_scenario(const Scenario& s) {
 
 namespace {
 
+// One inference scenario whose requests all have its integer lengths.
+Result evaluate_serving(const Scenario& s) {
+    if (s.workload.inference.mode == ServingMode::concurrency) return evaluate_concurrency(s);
+    if (s.workload.inference.mode == ServingMode::server) return evaluate_server(s);
+    return evaluate_inference(s);
+}
+
 Result evaluate_performance(const Scenario& s) {
     if (s.workload.kind == WorkloadKind::training) return evaluate_training(s);
     if (s.disaggregated) return evaluate_disaggregated(s);
-    if (s.workload.inference.mode == ServingMode::concurrency) return evaluate_concurrency(s);
-    return evaluate_inference(s);
+    if (s.workload.inference.lengths.on()) return evaluate_lengths(s, evaluate_serving);
+    return evaluate_serving(s);
 }
 
 }  // namespace

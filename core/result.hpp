@@ -182,6 +182,17 @@ struct DisaggregatedReport {
     double slot_wait_s = 0;      // the wait for a decode slot, in TTFT
 };
 
+// An open loop at an offered request rate (server mode, inference/open_loop.hpp).
+struct OpenLoopReport {
+    double offered_requests_per_s = 0;   // λ, all replicas
+    double capacity_requests_per_s = 0;  // every slot busy (the closed loop at the slot limit)
+    int64_t slots = 1;                   // per replica: the KV cache's and the scheduler's limit
+    double running_sequences = 0;        // per replica, Little's law
+    double prompt_load = 0;              // ρ of the prompt queue
+    double queue_wait_s = 0;             // the M/D/1 mean wait for prefill, in TTFT
+    bool saturated = false;              // λ ≥ capacity: the numbers are the saturated engine's
+};
+
 struct Result {
     WorkloadKind kind = WorkloadKind::inference;
     InferenceSummary summary;   // expected: with the realism layer (perf/realism.hpp)
@@ -192,8 +203,9 @@ struct Result {
     TrainingSummary training;   // kind == training
     std::vector<TrainingMemory> training_memory;  // kind == training: one per pipeline stage
     std::optional<FitAdvice> fit_advice;          // kind == training, when a stage does not fit
-    std::optional<LoopPhases> loop;               // concurrency mode only
+    std::optional<LoopPhases> loop;               // concurrency and server modes
     std::optional<DisaggregatedReport> disaggregated;  // disaggregated serving only
+    std::optional<OpenLoopReport> open_loop;      // server mode only
     std::vector<DimensionReport> network;  // dimensions of size > 1
     std::vector<std::string> warnings;
     ResultErrorBands error_bands;  // filled by the API (api.cpp), not by the evaluator

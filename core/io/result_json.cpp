@@ -140,6 +140,16 @@ Json to_json(const Result& r, const Scenario& s) {
     out["network"] = std::move(network);
     out["cost"] = to_json(r.cost);
     if (r.disaggregated) out["disaggregated"] = to_json(*r.disaggregated);
+    if (r.open_loop) {
+        const OpenLoopReport& o = *r.open_loop;
+        out["open_loop"] = {{"offered_requests_per_s", o.offered_requests_per_s},
+                            {"capacity_requests_per_s", o.capacity_requests_per_s},
+                            {"slots", o.slots},
+                            {"running_sequences", o.running_sequences},
+                            {"prompt_load", o.prompt_load},
+                            {"queue_wait_s", o.queue_wait_s},
+                            {"saturated", o.saturated}};
+    }
     out["warnings"] = r.warnings;
     return out;
 }

@@ -1,5 +1,7 @@
 #include "io/scenario_json.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/error.hpp"
@@ -48,12 +50,40 @@ Speculative read_speculative(JsonReader& r) {
     return sp;
 }
 
+// input_tokens / output_tokens: an integer, or a mean (inference/lengths.hpp) that needs not
+// be one; length_distribution says how the lengths spread around it.
+void read_lengths(JsonReader& r, InferenceWorkload& w) {
+    const double input = r.number("input_tokens", 1, kMaxTokens);
+    const double output = r.number("output_tokens", 1, kMaxTokens);
+    RequestLengths& l = w.lengths;
+    if (const Json* d = r.optional_value("length_distribution")) {
+        JsonReader dr(*d, r.path_of("length_distribution"));
+        if (dr.choice("kind", {"fixed", "uniform"}) == 1) l.range_ratio = dr.number("range_ratio", 0, 1);
+        dr.finish();
+    }
+    const bool varies = l.range_ratio < 1 || input != std::floor(input) || output != std::floor(output);
+    if (varies) {
+        l.input_mean = input;
+        l.output_mean = output;
+    }
+    // The longest request, which memory is sized for.
+    const auto longest = [&](double mean) {
+        return static_cast<int64_t>(std::ceil(varies ? l.max_of(mean) - 1e-9 : mean));
+    };
+    w.input_tokens = std::clamp<int64_t>(longest(input), 1, kMaxTokens);
+    w.output_tokens = std::clamp<int64_t>(longest(output), 1, kMaxTokens);
+}
+
 InferenceWorkload read_inference(JsonReader& r) {
     InferenceWorkload w;
-    w.mode = r.choice_or("mode", {"static", "concurrency"}, 0) == 1 ? ServingMode::concurrency : ServingMode::static_batch;
+    constexpr ServingMode kModes[] = {ServingMode::static_batch, ServingMode::concurrency, ServingMode::server};
+    w.mode = kModes[r.choice_or("mode", {"static", "concurrency", "server"}, 0)];
     w.batch = r.integer("batch", 1, kMaxBatch);
-    w.input_tokens = r.integer("input_tokens", 1, kMaxTokens);
-    w.output_tokens = r.integer("output_tokens", 1, kMaxTokens);
+    read_lengths(r, w);
+    if (w.mode == ServingMode::server) {
+        w.request_rate = r.number("request_rate", 1e-9, 1e9);
+        w.requests = r.integer_or("requests", 1, kMaxBatch, 0);
+    }
     w.precision = read_precision_plan(r);
     w.flash_attention = r.boolean_or("flash_attention", true);
     w.speculative = read_speculative(r);
@@ -133,10 +163,10 @@ Json to_json(const Workload& w) {
     }
     const InferenceWorkload& i = w.inference;
     Json j{{"kind", "inference"},
-           {"mode", i.mode == ServingMode::concurrency ? "concurrency" : "static"},
+           {"mode", i.mode == ServingMode::concurrency ? "concurrency" : i.mode == ServingMode::server ? "server" : "static"},
                 {"batch", i.batch},
-                {"input_tokens", i.input_tokens},
-                {"output_tokens", i.output_tokens},
+                {"input_tokens", i.lengths.on() ? Json(i.lengths.input_mean) : Json(i.input_tokens)},
+                {"output_tokens", i.lengths.on() ? Json(i.lengths.output_mean) : Json(i.output_tokens)},
                 {"precision",
                  {{"weights", std::string(to_string(i.precision.weights))},
                   {"kv_cache", std::string(to_string(i.precision.kv_cache))},
@@ -147,6 +177,9 @@ Json to_json(const Workload& w) {
     if (i.beams > 1) j["beams"] = i.beams;
     if (i.kv_offload > 0) j["kv_offload"] = i.kv_offload;
     if (i.prefill_chunk > 0) j["prefill_chunk"] = i.prefill_chunk;
+    if (i.lengths.range_ratio < 1) j["length_distribution"] = {{"kind", "uniform"}, {"range_ratio", i.lengths.range_ratio}};
+    if (i.mode == ServingMode::server) j["request_rate"] = i.request_rate;
+    if (i.mode == ServingMode::server && i.requests > 0) j["requests"] = i.requests;
     if (i.speculative.on()) {
         j["speculative"] = {{"draft_tokens", i.speculative.draft_tokens}, {"acceptance_rate", i.speculative.acceptance}};
         if (i.speculative.draft) j["speculative"]["draft_model"] = to_json(*i.speculative.draft);

@@ -33,7 +33,7 @@ ErrorBand band_of(const std::vector<double>& time_ratios, double coverage) {
 
 InferenceErrorBands inference_error_bands(const ValidationReport& report) {
     InferenceErrorBands bands;
-    std::vector<double> ttft[2], generation[2], step;
+    std::vector<double> ttft[3], generation[3], step;
     for (const ScoredCase& c : report.cases) {
         // As a ratio on time: measured / predicted for a time, predicted / measured for a rate.
         const double ratio = c.measured / c.predicted;
@@ -44,13 +44,15 @@ InferenceErrorBands inference_error_bands(const ValidationReport& report) {
         }
         if (c.kind != "inference") continue;
         const Json* workload = c.scenario.is_object() && c.scenario.contains("workload") ? &c.scenario["workload"] : nullptr;
-        const int loop = workload && workload->value("mode", "static") == "concurrency" ? 1 : 0;
+        const std::string mode = workload ? workload->value("mode", "static") : "static";
+        const int loop = mode == "concurrency" ? 1 : mode == "server" ? 2 : 0;
         if (c.primary == "ttft_ms") ttft[loop].push_back(ratio);
         else if (c.primary == "tpot_ms" || c.primary == "e2e_latency_ms") generation[loop].push_back(ratio);
         else generation[loop].push_back(1 / ratio);
     }
     bands.static_batch = {band_of(ttft[0], bands.coverage), band_of(generation[0], bands.coverage)};
     bands.closed_loop = {band_of(ttft[1], bands.coverage), band_of(generation[1], bands.coverage)};
+    bands.open_loop = {band_of(ttft[2], bands.coverage), band_of(generation[2], bands.coverage)};
     bands.step = band_of(step, bands.coverage);
     return bands;
 }
@@ -77,6 +79,7 @@ Json error_bands_json(const InferenceErrorBands& b) {
             {"coverage", b.coverage},
             {"static_batch", {{"ttft", band_json(b.static_batch.ttft)}, {"generation", band_json(b.static_batch.generation)}}},
             {"closed_loop", {{"ttft", band_json(b.closed_loop.ttft)}, {"generation", band_json(b.closed_loop.generation)}}},
+            {"open_loop", {{"ttft", band_json(b.open_loop.ttft)}, {"generation", band_json(b.open_loop.generation)}}},
             {"step", band_json(b.step)}};
 }
 
@@ -85,6 +88,7 @@ InferenceErrorBands error_bands_from_json(const Json& doc) {
     b.coverage = doc.value("coverage", b.coverage);
     b.static_batch = {band_from(doc, "static_batch", "ttft"), band_from(doc, "static_batch", "generation")};
     b.closed_loop = {band_from(doc, "closed_loop", "ttft"), band_from(doc, "closed_loop", "generation")};
+    b.open_loop = {band_from(doc, "open_loop", "ttft"), band_from(doc, "open_loop", "generation")};
     b.step = band_from(doc, "step", "");
     return b;
 }

@@ -28,6 +28,7 @@ struct InferenceErrorBands {
     double coverage = 0.8;  // the share of cases inside each band
     ServingErrorBands static_batch;  // static and offline cases
     ServingErrorBands closed_loop;   // concurrency cases
+    ServingErrorBands open_loop;     // server cases (an offered request rate)
     ErrorBand step;         // training step times and TFLOP/s (as a ratio on the step time)
 };
 

@@ -51,7 +51,28 @@ struct Speculative {
 // How requests reach the engine: one static batch run to completion, or a closed loop of
 // `batch` clients under continuous batching (each sends its next request when its last
 // one finishes; inference/serving.hpp).
-enum class ServingMode { static_batch, concurrency };
+// server: an open loop, requests arriving at an offered rate (inference/open_loop.hpp).
+enum class ServingMode { static_batch, concurrency, server };
+
+// Request lengths that vary from request to request (inference/lengths.hpp): the mean input
+// and output lengths, which need not be integers, and how they spread. Means 0: every
+// request has exactly input_tokens / output_tokens. With means set, input_tokens and
+// output_tokens hold the longest request (⌈max⌉), which the memory is sized for.
+struct RequestLengths {
+    double input_mean = 0;
+    double output_mean = 0;
+    // Uniform on [r·M, M] with M = 2·mean / (1 + r) (InferenceX's random range ratio 0.8);
+    // 1: every request has the mean length (a mean stated without its spread).
+    double range_ratio = 1;
+
+    bool on() const { return input_mean > 0 || output_mean > 0; }
+    // The largest length of a distribution of this mean, and its variance.
+    double max_of(double mean) const { return 2 * mean / (1 + range_ratio); }
+    double variance_of(double mean) const {
+        const double width = (1 - range_ratio) * max_of(mean);
+        return width * width / 12;
+    }
+};
 
 struct InferenceWorkload {
     ServingMode mode = ServingMode::static_batch;
@@ -73,6 +94,13 @@ struct InferenceWorkload {
     // Chunked prefill: prompts run in passes of at most this many tokens (0: whole), each
     // attending over the chunks before it and reading every weight again.
     int64_t prefill_chunk = 0;
+    RequestLengths lengths;
+    // server mode: requests per second offered to the whole job (all replicas together).
+    double request_rate = 0;
+    // server mode: the requests of a finite run (a benchmark's --num-prompts); 0: unbounded.
+    // Rates are then over the run: N requests from the first arrival to the last completion.
+    int64_t requests = 0;
+
 
     // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.
     int64_t cached_prompt_tokens() const {

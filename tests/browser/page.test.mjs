@@ -380,10 +380,12 @@ test('the validation view plots every scored case and prints the validate summar
   assert.equal((await v.$$('#validation-skipped li')).length, skipped);
   // Cases with a web address in their source link to it.
   assert.match(await v.getAttribute('#validation-cases tbody tr a', 'href'), /^https?:\/\//);
-  // The coverage table: every regime, and `server` mode (26 public cases, none modelled yet)
-  // marked unvalidated instead of given a number.
+  // The coverage table: every regime, a regime with no scored case (SN40L: no chip preset)
+  // marked unvalidated instead of given a number, and `server` mode scored (METHODOLOGY §15.5).
+  const sn40l = v.locator('#validation-coverage tbody tr', { hasText: 'inference chip' }).filter({ hasText: 'SN40L' });
+  assert.match(await sn40l.textContent(), /unvalidated/);
   const server = v.locator('#validation-coverage tbody tr', { hasText: 'inference mode' }).filter({ hasText: 'server' });
-  assert.match(await server.textContent(), /unvalidated/);
+  assert.match(await server.textContent(), /\d+\.\d%/);
   const concurrency = v.locator('#validation-coverage tbody tr', { hasText: 'inference mode' }).filter({ hasText: 'concurrency' });
   assert.match(await concurrency.textContent(), /\d+\.\d%/);
   assert.deepEqual(v.problems, []);

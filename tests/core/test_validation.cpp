@@ -75,8 +75,11 @@ TEST_CASE("a case the model cannot express is skipped with the reason, never an 
     c["model"]["moe"] = {{"experts", 8}, {"top_k", 2}};  // no expert_ffn
     CHECK(contains(skip_reason(c), "model.moe.expert_ffn is missing"));
     c = inference_case();
-    c["inference"]["mode"] = "server";
-    CHECK(contains(skip_reason(c), "\"server\""));
+    c["inference"]["mode"] = "server";  // needs its offered rate
+    CHECK(contains(skip_reason(c), "request_rate_qps or inference.mlperf_target_qps"));
+    c = inference_case();
+    c["inference"]["mode"] = "disaggregated_prefill_only";
+    CHECK(contains(skip_reason(c), "is not modelled yet"));
     c = inference_case();
     c["hardware"]["chip"] = "SN40L";
     CHECK(contains(skip_reason(c), "no chip preset for SN40L"));
@@ -138,6 +141,8 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // From here the thresholds only tighten and the counts only grow.
     CHECK(r.cases.size() >= 596);
     CHECK(kind("inference").scored >= 412);
+    CHECK(r.cases.size() >= 682);               // + 19 server cases (§15.5)
+    CHECK(kind("inference").scored >= 493);
     // Concurrency cases run as a closed loop under continuous batching with chunked prefill
     // (METHODOLOGY §19), their clients shared over the replicas: inference 344.2 % → 86.2 %,
     // TTFT 829 % → 186 % (bias +150 % → −71 %), TPOT 55.1 % → 27.2 %, worst 351× → 85×.
@@ -156,7 +161,22 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
         CHECK(row.stats.mape <= 0.449);
         CHECK(row.stats.median_ape <= 0.372);
     }
-    CHECK(metric("inference/output_tokens_per_s").mape <= 0.189);
+    // 0.189 → 0.174: server mode (METHODOLOGY §15.5), 14 more output-rate cases at 10.3 %.
+    CHECK(metric("inference/output_tokens_per_s").mape <= 0.174);
+    // Server mode (an open loop at the offered rate, §15.5): 19 cases at 10.7 % (MLPerf v5.1
+    // Server and Interactive, TensorRT-LLM 0.14's online table), none scored before.
+    {
+        double server_sum = 0;
+        int server_n = 0;
+        for (const ScoredCase& c : r.cases) {
+            if (c.kind != "inference" || !c.scenario.is_object()) continue;
+            if (c.scenario["workload"].value("mode", "static") != "server") continue;
+            server_sum += std::abs(c.error);
+            ++server_n;
+        }
+        CHECK(server_n >= 19);
+        CHECK(server_sum / server_n <= 0.108);
+    }
     CHECK(kind("collective").scored >= 55);
     // 0.380 → 0.326: the tree across nodes and the fabric presets (METHODOLOGY §12.2, §12.9);
     // 0.326 → 0.304: B200's LL cap across nodes is the NIC's (Hopper's 45 GB/s, §12.9)
