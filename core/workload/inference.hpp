@@ -101,7 +101,6 @@ struct InferenceWorkload {
     // Rates are then over the run: N requests from the first arrival to the last completion.
     int64_t requests = 0;
 
-
     // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.
     int64_t cached_prompt_tokens() const {
         const auto cached = static_cast<int64_t>(prefix_cache_hit * static_cast<double>(input_tokens));
