@@ -8,6 +8,7 @@
 
 #include "common/format.hpp"
 #include "presets/registry.hpp"
+#include "validation/annotations.hpp"
 #include "validation/case_fields.hpp"
 #include "validation/collective_layout.hpp"
 #include "validation/disaggregated_case.hpp"
@@ -356,7 +357,7 @@ void read_training(const Json& doc, MeasuredCase& c) {
                   {"model", model_of(model)},
                   {"system", system_of(hw, std::max(c.job_chips, chips_of({tp, pp, cp, dp}, "training.tp × pp × cp × dp")))},
                   {"parallelism", parallelism},
-                  {"framework", framework_profile(t)},
+                  {"framework", framework_profile(annotated_block(doc, "training"))},
                   {"workload",
                    {{"kind", "training"},
                     {"seq_len", count(t, "seq_len", "training")},

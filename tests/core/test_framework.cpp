@@ -72,10 +72,17 @@ TEST_CASE("a measured case's training.framework and framework_version pick the r
         if (doc["id"] == "megatron21_t2_0") ds = &doc;
     }
     REQUIRE(ds);
+    // The public case names DeepSpeed without its release; annotations.json supplies 0.3.
+    CHECK_FALSE((*ds)["training"].contains("framework_version"));
     CHECK(read_measured_case(*ds).scenario["framework"] == "deepspeed-0.3");
     Json newest = *ds;
-    newest["training"].erase("framework_version");
+    newest["id"] = "not-annotated";
     CHECK(read_measured_case(newest).scenario["framework"] == "deepspeed");  // no version: its newest
+    Json stated = *ds;
+    stated["training"]["framework_version"] = "0.5.1";  // a version the case states beats the annotation
+    CHECK(read_measured_case(stated).scenario["framework"] == "deepspeed");
+    stated["training"]["framework_version"] = "0.3.16";
+    CHECK(read_measured_case(stated).scenario["framework"] == "deepspeed-0.3");
     Json unknown = *ds;
     unknown["training"]["framework"] = "some-framework";
     CHECK(read_measured_case(unknown).scenario["framework"] == "current");
