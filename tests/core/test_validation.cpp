@@ -151,7 +151,7 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // aggregated, 21 scored at 996 %): inference 0.856 → 0.380 and its worst 84.6 → 3.41 (the
     // worst was a disaggregated case), TTFT 1.840 → 0.614, TPOT 0.271 → 0.243, and the slice
     // itself 45 scored at 44.8 % (median 37.1 %).
-    CHECK(kind("inference").mape <= 0.380);
+    CHECK(kind("inference").mape <= 0.365);  // with the 19 server cases (§15.5) scored: 0.380 → 0.365
     CHECK(kind("inference").worst <= 3.41);
     CHECK(metric("inference/ttft_ms").mape <= 0.614);
     CHECK(metric("inference/tpot_ms").mape <= 0.243);
@@ -202,7 +202,7 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(n_across >= 24);
     CHECK(sum_across / n_across <= 0.593);
     CHECK(kind("gemm").mape <= 0.025);
-    CHECK(kind("training").scored >= 109);
+    CHECK(kind("training").scored >= 114);  // + 5 folded-EP MoE runs (§10.5)
     // Framework profiles (DeepSpeed 0.3's ZeRO-3, METHODOLOGY §37.1) and each chip's fitted
     // sustained rate (§37.2): training 0.334 → 0.249, step time 0.267 → 0.237, TFLOP/s 0.535 → 0.283.
     CHECK(kind("training").mape <= 0.249);
