@@ -39,7 +39,11 @@ function checkInference(result) {
   assert.ok(slack(summary.roofline.e2e_latency_s, summary.e2e_latency_s), 'the bound E2E exceeds the expected one');
   const parts = memory.weights_bytes + memory.kv_cache_bytes + memory.activation_bytes;
   assert.ok(Math.abs(parts - memory.total_bytes) <= 1e-9 * memory.total_bytes, 'memory parts do not sum to the total');
-  assert.equal(phases.decode.steps, outputTokens - 1);
+  // The phases are the longest request's (a mean length: METHODOLOGY §15.6): ⌈max⌉ − 1 steps.
+  const spread = result.scenario.workload.length_distribution;
+  const ratio = spread ? spread.range_ratio : 1;
+  const longest = Number.isInteger(outputTokens) && ratio === 1 ? outputTokens : Math.ceil(2 * outputTokens / (1 + ratio) - 1e-9);
+  assert.equal(phases.decode.steps, longest - 1);
 }
 
 // A positive step whose breakdown adds up to it; memory parts that add up on every stage.
@@ -48,6 +52,7 @@ function checkTraining(result) {
   for (const [k, v] of Object.entries(summary)) {
     if (k === 'breakdown' || k === 'error_band') continue;
     if (k === 'train_time_s' || k === 'chip_hours') assert.ok(v === null || typeof v === 'number', `summary.${k}`);
+    else if (k === 'framework') assert.ok(typeof v === 'string' && v.length > 0, 'summary.framework names the profile used');
     else assert.equal(typeof v, 'number', `summary.${k} = ${v}`);
   }
   assert.ok(summary.step_time_s > 0, `summary.step_time_s = ${summary.step_time_s}`);
