@@ -156,23 +156,21 @@ bool version_less(const std::string& a, const std::string& b) {
     return x < y;
 }
 
-// The engine profile for the software a case names: the preset whose "matches" names that
-// engine with from ≤ version < to; for a named engine whose version the source does not
-// state (or states as a build name, "nightly-dev"), that engine's newest profile (the one
-// whose range reaches furthest): current practice of that engine; "default" (current
-// practice) for an engine or version no profile covers.
-std::string engine_profile(const Json& doc) {
-    const Json* engine = optional_member(doc, "engine");
-    const Json* name = engine ? optional_member(*engine, "name") : nullptr;
-    const Json* version = engine ? optional_member(*engine, "version") : nullptr;
-    if (!name || !name->is_string()) return "default";
+// The profile of `kind` for software a case names at a version: the preset whose "matches"
+// covers that name (`names_of` says whether it does) with from ≤ version < to; for a name
+// whose version the source does not state (or states as a build name, "nightly-dev"), that
+// software's newest profile (the one whose range reaches furthest): its current practice;
+// `fallback` (current practice) for software or a version no profile covers.
+template <typename Covers>
+std::string matching_profile(PresetKind kind, const Json* name, const Json* version, Covers covers,
+                             const std::string& fallback) {
+    if (!name || !name->is_string()) return fallback;
     const bool stated = version && version->is_string() && !version->get<std::string>().empty() &&
                         std::isdigit(static_cast<unsigned char>(version->get<std::string>()[0]));
     std::string newest, newest_to;
-    for (const std::string& key : preset_keys(PresetKind::engine)) {
-        const Json& p = *find_preset(PresetKind::engine, key);
-        const Json* m = optional_member(p, "matches");
-        if (!m || (*m)["name"] != *name) continue;
+    for (const std::string& key : preset_keys(kind)) {
+        const Json* m = optional_member(*find_preset(kind, key), "matches");
+        if (!m || !covers(*m, *name)) continue;
         const Json* range = optional_member(*m, "versions");
         if (!range) return key;
         const std::string from = (*range)[0].get<std::string>(), to = (*range)[1].get<std::string>();
@@ -183,37 +181,30 @@ std::string engine_profile(const Json& doc) {
         const std::string v = version->get<std::string>();
         if (!version_less(v, from) && version_less(v, to)) return key;
     }
-    return newest.empty() ? "default" : newest;
+    return newest.empty() ? fallback : newest;
+}
+
+// The engine profile for the serving software a case names (engine.name, engine.version);
+// "default" is current practice.
+std::string engine_profile(const Json& doc) {
+    const Json* engine = optional_member(doc, "engine");
+    return matching_profile(
+        PresetKind::engine, engine ? optional_member(*engine, "name") : nullptr,
+        engine ? optional_member(*engine, "version") : nullptr,
+        [](const Json& m, const Json& name) { return m["name"] == name; }, "default");
 }
 
 // The framework profile for the training software a case names (training.framework, and
-// training.framework_version when the source gives it): the preset whose "matches" lists that
-// name with from ≤ version < to; with no version, that framework's newest profile (current
-// practice of it); "current" for a framework no profile covers or none named.
+// training.framework_version when the source or annotations.json gives it); "current" is
+// current practice.
 std::string framework_profile(const Json& t) {
-    const Json* name = optional_member(t, "framework");
-    const Json* version = optional_member(t, "framework_version");
-    if (!name || !name->is_string()) return "current";
-    const bool stated = version && version->is_string() && !version->get<std::string>().empty() &&
-                        std::isdigit(static_cast<unsigned char>(version->get<std::string>()[0]));
-    std::string newest, newest_to;
-    for (const std::string& key : preset_keys(PresetKind::framework)) {
-        const Json& p = *find_preset(PresetKind::framework, key);
-        const Json* m = optional_member(p, "matches");
-        if (!m) continue;
-        const Json& names = (*m)["names"];
-        if (std::find(names.begin(), names.end(), *name) == names.end()) continue;
-        const Json* range = optional_member(*m, "versions");
-        if (!range) return key;
-        const std::string from = (*range)[0].get<std::string>(), to = (*range)[1].get<std::string>();
-        if (!stated) {
-            if (newest.empty() || version_less(newest_to, to)) newest = key, newest_to = to;
-            continue;
-        }
-        const std::string v = version->get<std::string>();
-        if (!version_less(v, from) && version_less(v, to)) return key;
-    }
-    return newest.empty() ? "current" : newest;
+    return matching_profile(
+        PresetKind::framework, optional_member(t, "framework"), optional_member(t, "framework_version"),
+        [](const Json& m, const Json& name) {
+            const Json& names = m["names"];
+            return std::find(names.begin(), names.end(), name) != names.end();
+        },
+        "current");
 }
 
 // A concurrency case's `batch` counts the clients of the whole job (FORMAT.md); the scenario's
