@@ -308,3 +308,22 @@ test('validate skips a case with a field out of range, naming it, and never dies
   assert.match(reason('negative-bytes'), /^collective\.bytes is -1e\+09; allowed: \[1, 1e\+15\]$/);
   assert.match(reason('tiny-measured'), /^measured\.busbw_gbps is 4\.94066e-324; allowed: \[1e-09, 1e\+15\]$/);
 });
+
+// core/SCHEMA.md's preset table names every built-in preset and nothing else, so a preset
+// added without its documentation (or a stale key) fails here.
+test('SCHEMA.md lists exactly the built-in presets', () => {
+  const schema = fs.readFileSync(path.join(root, 'core/SCHEMA.md'), 'utf8');
+  const row = (kind) => {
+    const line = schema.split('\n').find((l) => l.startsWith(`| ${kind} | `));
+    assert.ok(line, `SCHEMA.md has no "${kind}" row in its preset table`);
+    return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
+  };
+  const r = run(['presets', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const presets = JSON.parse(r.stdout);
+  for (const kind of ['models', 'chips', 'systems', 'engines', 'frameworks', 'scenarios']) {
+    assert.deepEqual(row(kind), Object.keys(presets[kind]).sort(), `SCHEMA.md ${kind} row`);
+  }
+  const fabrics = fs.readdirSync(path.join(root, 'presets/fabrics')).map((f) => f.replace(/\.json$/, '')).sort();
+  assert.deepEqual(row('fabrics'), fabrics, 'SCHEMA.md fabrics row');
+});
