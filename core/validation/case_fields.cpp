@@ -29,6 +29,7 @@ const Json* optional_member(const Json& obj, const char* key) {
 
 std::string text(const Json& obj, const char* key, const std::string& where) {
     const Json& v = member(obj, key, where);
+    if (v.is_null()) skip(where + "." + key + " is not stated (null)");
     if (!v.is_string()) skip(where + "." + key + " is not a string");
     return v.get<std::string>();
 }
