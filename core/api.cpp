@@ -34,7 +34,15 @@ Json evaluate_document(const Json& doc) {
     r.error_bands.ttft = {serving.ttft.low, serving.ttft.high, serving.ttft.cases};
     r.error_bands.generation = {serving.generation.low, serving.generation.high, serving.generation.cases};
     r.error_bands.step = {bands.step.low, bands.step.high, bands.step.cases};
-    return to_json(r, s);
+    // A regime no scored case checks (its chip, its engine or framework profile) gets no band
+    // rather than one borrowed from other regimes, and the result names it.
+    const bool training = s.workload.kind == WorkloadKind::training;
+    const std::vector<std::string> unvalidated = unvalidated_regimes(
+        bands.scored, training, s.system.chip.name, training ? s.framework.name : s.engine.name);
+    if (!unvalidated.empty()) r.error_bands.ttft = r.error_bands.generation = r.error_bands.step = {1, 1, 0};
+    Json out = to_json(r, s);
+    if (!unvalidated.empty()) out["summary"]["error_band"]["unvalidated"] = unvalidated;
+    return out;
 }
 
 namespace {

@@ -31,10 +31,69 @@ ErrorBand band_of(const std::vector<double>& time_ratios, double coverage) {
 
 }  // namespace
 
+namespace {
+
+// The name of the preset `key` of `kind` ("" when there is none).
+std::string preset_name(PresetKind kind, const Json& key) {
+    if (!key.is_string()) return "";
+    const Json* doc = find_preset(kind, key.get<std::string>());
+    return doc && doc->is_object() && (*doc).contains("name") ? (*doc)["name"].get<std::string>() : "";
+}
+
+void add_name(std::vector<std::string>& names, const std::string& name) {
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+
+// The chip, engine and framework a scored case's scenario ran on (its presets' names).
+void record_regimes(const ScoredCase& c, ScoredRegimes& scored) {
+    if (!c.scenario.is_object()) return;
+    const Json& system = c.scenario.value("system", Json::object());
+    const Json chip = system.is_object() ? system.value("chip", Json()) : Json();
+    if (c.kind == "inference") {
+        add_name(scored.inference_chips, preset_name(PresetKind::chip, chip));
+        add_name(scored.engines, preset_name(PresetKind::engine, Json(c.engine.empty() ? "default" : c.engine)));
+    } else if (c.kind == "training" || c.kind == "memory") {
+        add_name(scored.training_chips, preset_name(PresetKind::chip, chip));
+        add_name(scored.frameworks, preset_name(PresetKind::framework, c.scenario.value("framework", Json("current"))));
+    }
+}
+
+Json sorted(std::vector<std::string> names) {
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<std::string> names_from(const Json& doc, const char* key) {
+    std::vector<std::string> out;
+    if (doc.is_object() && doc.contains(key) && doc[key].is_array()) {
+        for (const Json& n : doc[key]) if (n.is_string()) out.push_back(n.get<std::string>());
+    }
+    return out;
+}
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+std::vector<std::string> unvalidated_regimes(const ScoredRegimes& scored, bool training, const std::string& chip,
+                                             const std::string& software) {
+    std::vector<std::string> out;
+    if (!scored.known) return out;
+    if (!has(training ? scored.training_chips : scored.inference_chips, chip)) out.push_back("chip " + chip);
+    if (!has(training ? scored.frameworks : scored.engines, software)) {
+        out.push_back((training ? "framework " : "engine ") + software);
+    }
+    return out;
+}
+
 InferenceErrorBands inference_error_bands(const ValidationReport& report) {
     InferenceErrorBands bands;
+    bands.scored.known = true;
     std::vector<double> ttft[3], generation[3], step;
     for (const ScoredCase& c : report.cases) {
+        record_regimes(c, bands.scored);
         // As a ratio on time: measured / predicted for a time, predicted / measured for a rate.
         const double ratio = c.measured / c.predicted;
         if (c.kind == "training") {
@@ -80,7 +139,13 @@ Json error_bands_json(const InferenceErrorBands& b) {
             {"static_batch", {{"ttft", band_json(b.static_batch.ttft)}, {"generation", band_json(b.static_batch.generation)}}},
             {"closed_loop", {{"ttft", band_json(b.closed_loop.ttft)}, {"generation", band_json(b.closed_loop.generation)}}},
             {"open_loop", {{"ttft", band_json(b.open_loop.ttft)}, {"generation", band_json(b.open_loop.generation)}}},
-            {"step", band_json(b.step)}};
+            {"step", band_json(b.step)},
+            {"scored", {{"source", "the chips, engine profiles and framework profiles the scored cases ran on (preset names): "
+                                   "a result on any other has no band, its regime being unvalidated"},
+                        {"inference_chips", sorted(b.scored.inference_chips)},
+                        {"engines", sorted(b.scored.engines)},
+                        {"training_chips", sorted(b.scored.training_chips)},
+                        {"frameworks", sorted(b.scored.frameworks)}}}};
 }
 
 InferenceErrorBands error_bands_from_json(const Json& doc) {
@@ -90,6 +155,11 @@ InferenceErrorBands error_bands_from_json(const Json& doc) {
     b.closed_loop = {band_from(doc, "closed_loop", "ttft"), band_from(doc, "closed_loop", "generation")};
     b.open_loop = {band_from(doc, "open_loop", "ttft"), band_from(doc, "open_loop", "generation")};
     b.step = band_from(doc, "step", "");
+    if (doc.contains("scored") && doc["scored"].is_object()) {
+        const Json& scored = doc["scored"];
+        b.scored = {true, names_from(scored, "inference_chips"), names_from(scored, "engines"),
+                    names_from(scored, "training_chips"), names_from(scored, "frameworks")};
+    }
     return b;
 }
 

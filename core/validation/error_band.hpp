@@ -2,6 +2,7 @@
 // How far real runs fall from the model's predictions: the empirical error band shown
 // beside every result, from the residuals of the bundled measured cases
 // (presets/measured/cases.json) of the same kind and metric.
+#include <string>
 #include <vector>
 
 #include "validation/validate.hpp"
@@ -24,13 +25,31 @@ struct ServingErrorBands {
     ErrorBand generation;   // throughput, TPOT and end-to-end cases (mostly decode time)
 };
 
+// What the scored cases ran on, by the name of the resolved preset (chip, engine profile,
+// framework profile): a result on anything else is in a regime no scored case checks, and
+// gets no band (METHODOLOGY.md §20.5). `known` false: not recorded (no check).
+struct ScoredRegimes {
+    bool known = false;
+    std::vector<std::string> inference_chips;
+    std::vector<std::string> engines;
+    std::vector<std::string> training_chips;  // training and memory cases
+    std::vector<std::string> frameworks;
+};
+
 struct InferenceErrorBands {
     double coverage = 0.8;  // the share of cases inside each band
     ServingErrorBands static_batch;  // static and offline cases
     ServingErrorBands closed_loop;   // concurrency cases
     ServingErrorBands open_loop;     // server cases (an offered request rate)
     ErrorBand step;         // training step times and TFLOP/s (as a ratio on the step time)
+    ScoredRegimes scored;
 };
+
+// The regimes of a result that no scored case checks: "chip B300", "framework MaxText (JAX /
+// XLA)", … (empty: every one is checked, or `scored` is not known). training: a training
+// result (its chip and framework), else an inference one (its chip and engine).
+std::vector<std::string> unvalidated_regimes(const ScoredRegimes& scored, bool training, const std::string& chip,
+                                             const std::string& software);
 
 // Bands from a validation report (its inference and training cases).
 InferenceErrorBands inference_error_bands(const ValidationReport& report);

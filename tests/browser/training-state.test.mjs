@@ -51,10 +51,36 @@ test('a training link: every setting round-trips, the framework options only whe
   assert.deepEqual(state.workload, {
     seq_len: 2048, global_batch: 96, micro_batch: 3, recompute: 'selective', precision: 'fp8', flash_attention: false,
     dropout: true, overlap_grad_reduce: false, overlap_param_gather: true, tp_comm_overlap: true, train_tokens: 1e12,
-    offload_optimizer: 'none', offload_parameters: 'none', // not in the link: the default
+    offload_optimizer: 'none', offload_parameters: 'none', framework: 'current', // not in the link: the default
   });
   assert.equal(toHash(state, presets), hash.replace('tokens=1e12', 'tokens=1000000000000'));
   assert.equal(state.view.table, 'backward');
+});
+
+test('the training framework: absent is current practice and sends none; a named one round-trips to the scenario top level', () => {
+  const base = '#mode=training&model=llama-3-8b&chip=h100-sxm&chips=8&tp=1&pp=1&dp=8&sp=off&cp=1&zero=3'
+    + '&schedule=1f1b&vs=1&seq=4096&global_batch=64&micro_batch=1&recompute=none&precision=bf16&flash=on&dropout=off';
+  const plain = fromHash(base, presets);
+  assert.equal(plain.error, null);
+  assert.equal(plain.state.workload.framework, 'current');
+  assert.equal('framework' in toScenario(plain.state), false, 'no framework named: the engine takes current practice');
+  assert.equal(toHash(plain.state, presets), base);
+  for (const key of Object.keys(presets.frameworks).filter((k) => k !== 'current')) {
+    const { state, error } = fromHash(`${base}&framework=${key}`, presets);
+    assert.equal(error, null, key);
+    assert.equal(state.workload.framework, key);
+    const sent = toScenario(state);
+    assert.equal(sent.framework, key, 'the scenario\'s top-level framework');
+    assert.equal('framework' in sent.workload, false);
+    assert.equal(toHash(state, presets), `${base}&framework=${key}`);
+    assert.equal(fromScenario(sent, presets).workload.framework, key, 'the scenario reads back');
+  }
+  // An unknown framework is left out with a notice; a framework is no setting of inference.
+  const bad = fromHash(`${base}&framework=jax`, presets);
+  assert.match(bad.error, /framework = "jax" is not one of current/);
+  assert.equal(bad.state.mode, 'training', 'the rest of the link is kept');
+  assert.equal(bad.state.workload.framework, 'current');
+  assert.match(fromHash('#model=llama-2-70b&framework=deepspeed', presets).error, /"framework" is not a setting of inference/);
 });
 
 test('each mode refuses the other mode\'s settings; links without a mode are inference', () => {

@@ -308,6 +308,12 @@ TEST_CASE("the committed error bands are what the bundled cases give with today'
     same(file.closed_loop.generation, now.closed_loop.generation);
     same(file.step, now.step);
     CHECK(file.coverage == now.coverage);
+    CHECK(file.scored.known);
+    CHECK(file.scored.inference_chips.size() == now.scored.inference_chips.size());
+    CHECK(file.scored.engines.size() == now.scored.engines.size());
+    CHECK(file.scored.training_chips.size() == now.scored.training_chips.size());
+    CHECK(file.scored.frameworks.size() == now.scored.frameworks.size());
+    for (const std::string& name : now.scored.frameworks) CHECK(unvalidated_regimes(file.scored, true, now.scored.training_chips[0], name).empty());
     // What the results carry is the committed file's.
     CHECK(bundled_inference_error_bands().closed_loop.ttft.high == file.closed_loop.ttft.high);
 }
@@ -334,6 +340,46 @@ TEST_CASE("a static batch and a closed loop of clients get the bands of their ow
     CHECK(static_result["summary"]["error_band"]["ttft"]["cases"] == bundled.static_batch.ttft.cases);
     CHECK(loop_result["summary"]["error_band"]["ttft"]["cases"] == bundled.closed_loop.ttft.cases);
     CHECK(bundled.closed_loop.ttft.cases > 100);
+}
+
+TEST_CASE("a result in a regime no scored case checks has no band, and names the regime") {
+    // What the scored cases ran on: one chip, one engine, one framework (names as the presets give them).
+    ScoredRegimes scored;
+    scored.known = true;
+    scored.inference_chips = {"NVIDIA H100 SXM5 80GB"};
+    scored.engines = {"vLLM V1 (0.8 and later)"};
+    scored.training_chips = {"NVIDIA H100 SXM5 80GB"};
+    scored.frameworks = {"Megatron-LM / Megatron-Core / NeMo"};
+    CHECK(unvalidated_regimes(scored, false, "NVIDIA H100 SXM5 80GB", "vLLM V1 (0.8 and later)").empty());
+    CHECK(unvalidated_regimes(scored, false, "NVIDIA B300", "SGLang 0.5") ==
+          std::vector<std::string>{"chip NVIDIA B300", "engine SGLang 0.5"});
+    CHECK(unvalidated_regimes(scored, true, "NVIDIA H100 SXM5 80GB", "MaxText (JAX / XLA)") ==
+          std::vector<std::string>{"framework MaxText (JAX / XLA)"});
+    // Inference chips and training chips are separate regimes.
+    CHECK(unvalidated_regimes({true, {}, {"e"}, {"c"}, {"f"}}, false, "c", "e") == std::vector<std::string>{"chip c"});
+    CHECK(unvalidated_regimes(ScoredRegimes{}, true, "any", "any").empty());  // not recorded: no check
+
+    // Through the front door, on the bundled cases: no public MaxText run is scored (its 8 TPU
+    // cases wait for chip presets), so a MaxText step has no band; Megatron's has one.
+    const auto step_band = [](const char* framework) {
+        Json doc = Json::parse(R"({"model": "llama-3-8b", "system": {"preset": "dgx-h100", "count": 8},
+            "parallelism": {"tp": 1, "pp": 1, "dp": 8, "zero": 1},
+            "workload": {"kind": "training", "seq_len": 4096, "global_batch": 64, "micro_batch": 1, "recompute": "full", "precision": "bf16"}})");
+        doc["framework"] = framework;
+        return evaluate_document(doc)["summary"]["error_band"];
+    };
+    const Json maxtext = step_band("maxtext");
+    CHECK(maxtext["step"]["cases"] == 0);
+    CHECK(maxtext["unvalidated"] == Json::array({"framework MaxText (JAX / XLA)"}));
+    const Json megatron = step_band("megatron");
+    CHECK(megatron["step"]["cases"].get<int>() > 100);
+    CHECK_FALSE(megatron.contains("unvalidated"));
+    // An inference result on a chip no scored inference case ran on (TPU v5e) has no band either.
+    const Json tpu = evaluate_document(Json::parse(R"({"model": "llama-3-8b", "system": {"chip": "tpu-v5e", "count": 1},
+        "workload": {"batch": 1, "input_tokens": 128, "output_tokens": 16, "precision": "bf16"}})"));
+    CHECK(tpu["summary"]["error_band"]["ttft"]["cases"] == 0);
+    CHECK(tpu["summary"]["error_band"]["generation"]["cases"] == 0);
+    CHECK(tpu["summary"]["error_band"]["unvalidated"][0] == "chip " + tpu["scenario"]["system"]["chip"]["name"].get<std::string>());
 }
 
 TEST_CASE("a mixture-of-experts case becomes a scenario with its experts and expert parallelism") {

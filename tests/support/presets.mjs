@@ -1,4 +1,4 @@
-// The preset documents as the page holds them ({models, chips, systems, engines, scenarios},
+// The preset documents as the page holds them ({models, chips, systems, engines, frameworks, scenarios},
 // each key → its JSON), read from presets/ for the Node tests of the page's pure modules.
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -9,4 +9,4 @@ function load(kind) {
 }
 
 export const loadPresets = () =>
-  ({ models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), scenarios: load('scenarios') });
+  ({ models: load('models'), chips: load('chips'), systems: load('systems'), engines: load('engines'), frameworks: load('frameworks'), scenarios: load('scenarios') });

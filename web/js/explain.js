@@ -68,7 +68,7 @@ const rate = (x) => `${fmt.compact(x)} tokens/s`;
 function inferenceCycle(result) {
   const s = result.summary;
   const w = result.scenario.workload;
-  const dp = result.scenario.parallelism.dp;
+  const dp = result.scenario.parallelism?.dp ?? 1;
   const requests = dp * w.batch;
   const cycle = requests * w.output_tokens / s.output_tokens_per_s;
   const concurrency = w.mode === 'concurrency';
@@ -84,7 +84,7 @@ function inference(id, result) {
   const dec = P.decode?.time_s;
   const O = w.output_tokens;
   const N = w.batch;
-  const dp = result.scenario.parallelism.dp;
+  const dp = result.scenario.parallelism?.dp ?? 1;
   const concurrency = w.mode === 'concurrency';
   const spec = Boolean(w.speculative);
   const anchor = concurrency ? ANCHORS.concurrency : spec ? ANCHORS.speculative : ANCHORS.headline;

@@ -1,7 +1,8 @@
 // The inputs panel: fills the controls from the presets, shows a state, and turns every
 // edit into a new state. It never evaluates anything itself.
 import { h, $ } from './dom.js';
-import { PRECISIONS, PRECISION_ROLES, fromScenario, matchingScenario } from './scenario.js';
+import { DEFAULT_ENGINE, PRECISIONS, PRECISION_ROLES, fromScenario, matchingScenario } from './scenario.js';
+import { engineChoices } from './engine-picker.js';
 import { anyExperts } from './layer-groups.js';
 import { createArchForm } from './arch-form.js';
 import { createServingForm } from './serving-form.js';
@@ -62,8 +63,11 @@ function fillSelects(presets) {
     $(`#${role}`).append(...PRECISIONS.map((p) => h('option', { value: p, text: p })));
   }
 
-  for (const [key, doc] of Object.entries(presets.engines)) {
-    $('#engine').append(h('option', { value: key, text: doc.name }));
+  // The engine, then its release (engine-picker.js); current practice when it is unknown.
+  const { unknown, groups } = engineChoices(presets.engines);
+  if (unknown) $('#engine').append(h('option', { value: unknown.key, text: unknown.text }));
+  for (const group of groups) {
+    $('#engine').append(h('optgroup', { label: group.label }, group.releases.map((r) => h('option', { value: r.key, text: r.text }))));
   }
 }
 
@@ -99,15 +103,16 @@ function systemChips(count, sys, chip) {
 }
 
 // What the engine profile changes, in one line.
-function engineHint(doc) {
+function engineHint(doc, key) {
   if (!doc) return '';
   const parts = [
+    key === DEFAULT_ENGINE ? 'no engine named: the common ground of current releases' : null,
     doc.kv_read_once_per_group ? 'GQA-aware decode attention' : 'decode attention reads the KV cache once per query head',
     doc.launch_overhead_us > 0 ? `eager launches (+${num(doc.launch_overhead_us)} µs per kernel)` : 'CUDA graphs',
     doc.all_reduce?.implementation === 'custom' ? 'custom one-shot all-reduce' : 'library all-reduce (NCCL/RCCL/HCCL)',
   ];
   if (doc.kv_read_allocated_length) parts.push('static KV cache shapes');
-  return parts.join(' · ');
+  return parts.filter(Boolean).join(' · ');
 }
 
 // Sets a control, except a number input the person is typing in: rewriting it would undo
@@ -265,7 +270,7 @@ export function createForm(presets, { onChange, check, importHf }) {
       for (const role of PRECISION_ROLES) set($(`#${role}`), state.workload.precision[role]);
       set($('#flash'), state.workload.flash_attention);
       set($('#engine'), state.engine);
-      $('#engine-hint').textContent = engineHint(presets.engines[state.engine]);
+      $('#engine-hint').textContent = engineHint(presets.engines[state.engine], state.engine);
     }
 
     // The phase radios of the mode's own table (prefill or forward when the view names the other mode's).
@@ -287,8 +292,9 @@ export function createForm(presets, { onChange, check, importHf }) {
 
   // What the engine chose for the fields left empty, from the last result of these inputs.
   function showResolved(result) {
-    $('#dp').placeholder = result ? `auto: ${result.scenario.parallelism.dp}` : 'auto';
-    $('#micro_batches').placeholder = result?.workload === 'inference' ? `auto: ${result.pipeline.micro_batches}` : 'auto';
+    const dp = result?.scenario.parallelism?.dp; // none when disaggregated: each pool has its own
+    $('#dp').placeholder = dp != null ? `auto: ${dp}` : 'auto';
+    $('#micro_batches').placeholder = result?.workload === 'inference' && result.pipeline ? `auto: ${result.pipeline.micro_batches}` : 'auto';
     training.showResolved(result);
     cost.showResolved(result);
   }

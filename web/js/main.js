@@ -24,6 +24,9 @@ import { renderTimeline } from './views/timeline.js';
 import { applyAdvice } from './fit-advice.js';
 import { applyFewestChips } from './inference-fit.js';
 import { renderCurve } from './views/curve-chart.js';
+import { renderServing } from './views/serving-view.js';
+import { curvePlan, markOf } from './serving-curve.js';
+import { withOfflineBatch } from './serving.js';
 import { createShareBar } from './share.js';
 import * as fmt from './format.js';
 import { announceResults } from './announce.js';
@@ -112,6 +115,12 @@ async function start() {
     if (next) update(next, { restored: true });
   };
 
+  // The scenario the engine evaluates: offline takes the largest batch that fits (serving.js).
+  function resolved(state) {
+    const scenario = toScenario(state);
+    return state.workload?.serving === 'offline' ? withOfflineBatch(scenario, fitOf(scenario)) : scenario;
+  }
+
   // "Does it fit?" for the scenario just evaluated (the same scenario: the same answer).
   function fitOf(scenario) {
     const key = JSON.stringify(scenario);
@@ -128,9 +137,15 @@ async function start() {
     clearTimeout(curveRun.timer);
     if (!scenario) return;
     curveRun.timer = setTimeout(() => {
-      sweeper.run('curve', 'curve', scenario).then((curve) => {
-        if (curve && curveRun.wanted === key) renderCurve(curve, curveChart, { concurrency: scenario.workload.mode === 'concurrency' });
-      });
+      // Over concurrency; an offered rate's own point from the engine's sweep (serving-curve.js).
+      const plan = curvePlan(scenario);
+      const label = `${fmt.num(scenario.workload.request_rate)} requests/s`;
+      Promise.all([sweeper.run('curve', 'curve', plan.curve), plan.mark ? sweeper.run('curve-mark', 'sweep', plan.mark) : null])
+        .then(([curve, point]) => {
+          if (!curve || curveRun.wanted !== key) return;
+          renderCurve(curve, curveChart, { concurrency: plan.curve.workload.mode === 'concurrency',
+            mark: plan.mark ? markOf(point, label) : null, serving: scenario.workload.mode ?? 'static' });
+        });
     }, now ? 0 : CURVE_DELAY_MS);
   }
 
@@ -149,6 +164,7 @@ async function start() {
       renderTimeline(result);
     } else {
       renderSummary(result, { fit: lastFit, onApplyFit });
+      renderServing(result, presets, { offline: state.workload?.serving === 'offline' });
       memoryChart.render((width) => memoryOption(result, width));
       latencyChart.render((width) => latencyOption(result, view, width));
     }
@@ -170,7 +186,7 @@ async function start() {
     let engineError = null;
     let evaluated = null; // an inference scenario that computed
     if (localErrors.size === 0) {
-      const scenario = toScenario(state);
+      const scenario = resolved(state);
       const result = engine.evaluate(scenario);
       if (result.ok) {
         lastGood = result;

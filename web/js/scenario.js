@@ -6,7 +6,7 @@ import { MOE_FIELDS, hasExperts, isMoeField, moeFieldsOf, moePatch, moeValue } f
 import { MLA_FIELDS, hasMla, isMlaField, mlaFieldsOf, mlaPatch, mlaValue } from './attention.js';
 import { ATTENTION_FIELDS, MAMBA_FIELDS, hasMamba, isMambaField, mambaFieldsFor, mambaFieldsOf, mambaPatch, mambaValue } from './mamba.js';
 import { MODEL_WIDE_FIELDS, isGrouped, mergePatch } from './layer-groups.js';
-import { servingFromDoc, servingScenario } from './serving.js';
+import { disaggregatedOf, servingFromDoc, servingScenario } from './serving.js';
 import { costFromDoc, costScenario } from './cost.js';
 import { hardwareFromDoc, hardwarePatch } from './hardware-edit.js';
 
@@ -49,10 +49,12 @@ export function toScenario(state) {
   if ((p.ep ?? 1) !== 1) parallelism.ep = p.ep;
   if (p.dp !== null) parallelism.dp = p.dp;
   if (p.micro_batches !== null) parallelism.micro_batches = p.micro_batches;
+  // Disaggregated: each pool has its own layout, and the scenario none of its own.
+  const disaggregated = disaggregatedOf(w);
   const scenario = {
     model: modelRef,
     system: systemRef(machine),
-    parallelism,
+    ...(disaggregated ? {} : { parallelism }),
     workload: {
       kind: 'inference',
       batch: w.batch,
@@ -63,6 +65,7 @@ export function toScenario(state) {
       ...servingScenario(w),
     },
   };
+  if (disaggregated) scenario.disaggregated = disaggregated;
   if (state.engine !== DEFAULT_ENGINE) scenario.engine = state.engine;
   if (cost) scenario.cost = cost;
   return scenario;
@@ -173,7 +176,7 @@ export function fromScenario(doc, presets) {
   const par = doc.parallelism ?? w.parallelism ?? {};
   const cost = costFromDoc(doc.cost);
   if (w.kind === 'training') {
-    return { mode: 'training', model, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w), cost };
+    return { mode: 'training', model, machine, engine: DEFAULT_ENGINE, ...trainingFromDoc(par, w, doc.framework), cost };
   }
   const p = w.precision ?? 'bf16';
   const precision = typeof p === 'string'
@@ -199,7 +202,7 @@ export function fromScenario(doc, presets) {
       output_tokens: w.output_tokens ?? 128,
       precision,
       flash_attention: w.flash_attention ?? true,
-      ...servingFromDoc(w, presets),
+      ...servingFromDoc(w, presets, doc.disaggregated),
     },
     cost,
   };

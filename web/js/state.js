@@ -16,11 +16,17 @@
 //                                                  no ep: 1; links from before pp existed have pp=1)
 //    &precision=bf16 | &weights=bf16&kv_cache=fp8&activations=bf16
 //    &flash=on
-//    [&engine=tensorrt-llm-0.5]               (the serving software, when not "default")
-//    [&serving=concurrency][&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5][&prefill_chunk=512]
+//    [&engine=tensorrt-llm-0.5]               (the serving engine and release, when not "default":
+//                                               the unknown engine, current practice; engine-picker.js)
+//    [&serving=concurrency|offline|server[&request_rate=20]]
+//    [&prefill_workers=1&prefill_tp=4[&prefill_pp=2][&prefill_ep=4][&prefill_dp=2]
+//     &decode_workers=1&decode_tp=4[&decode_pp=…][&decode_ep=…][&decode_dp=…][&decode_batch_per_rank=64]
+//     [&kv_transfer=layerwise]]                (disaggregated prefill and decode pools: disaggregated.js)
+//    [&prefix_cache_hit=0.5][&beams=4][&kv_offload=0.5][&prefill_chunk=512]
 //    [&draft_tokens=4&acceptance_rate=0.8[&draft_model=KEY]]
-//                                              (continuous batching, prefix caching, beam search, KV-cache
-//                                               offload, speculative decoding: serving.js)
+//                                              (continuous batching, an offered request rate, offline,
+//                                               prefix caching, beam search, KV-cache offload,
+//                                               speculative decoding: serving.js)
 //    [&table=decode&split=bound&decode=step&map=tp&coll=all_gather&coll_chips=16&sweep=context]
 //                                              (view options, only when not the default)
 //    [&tradeoff=hbm_stacks+chiplets[&tradeoff.1=3+4+5][&tradeoff.2=1+2+4]]
@@ -32,7 +38,8 @@
 //                                               settings as above, URL-encoded, after the name the
 //                                               person gave it, if any (at most 40 characters,
 //                                               no control characters): compare.js)
-// A training link starts with mode=training and has the training keys (training.js) in
+// A training link starts with mode=training and has the training keys (training.js, the
+// training software among them: [&framework=deepspeed], absent: current practice) in
 // place of batch … engine; a link without a mode is an inference link. The keys of the
 // other mode are refused.
 // Numbers are kept as typed (even out-of-range ones) so a link restores exactly what its
@@ -345,7 +352,7 @@ function parse(q, presets, base) {
     if (q.has(key)) state.parallelism[field] = readNumber(key, get(key));
   }
   if (training) {
-    readTraining(q, state, { number: readNumber, bool: readBool, choice: readChoice, precisions: PRECISIONS });
+    readTraining(q, state, { number: readNumber, bool: readBool, choice: readChoice, precisions: PRECISIONS, frameworks: presets.frameworks ?? {} });
     readCost(q, state, { number: readNumber, choice: readChoice });
     readView(q, state);
     return state;

@@ -7,7 +7,7 @@ import { defaultState } from './state.js';
 import { fromScenario } from './scenario.js';
 import { int } from './format.js';
 import { hostOf } from './hardware-edit.js';
-import { TRAINING_PARALLEL, TRAINING_WORKLOAD, chipOf, switchMode, trainingPrecisions } from './training.js';
+import { DEFAULT_FRAMEWORK, TRAINING_PARALLEL, TRAINING_WORKLOAD, chipOf, switchMode, trainingPrecisions } from './training.js';
 
 // Number inputs and where their value lives; `optional` ones may stay empty (null).
 const NUMBERS = {
@@ -33,6 +33,7 @@ const SELECTS = {
   train_precision: ['workload', 'precision', String],
   offload_optimizer: ['workload', 'offload_optimizer', String],
   offload_parameters: ['workload', 'offload_parameters', String],
+  framework: ['workload', 'framework', String],
 };
 
 const showVirtualStages = (p) => p.schedule === 'interleaved_1f1b' || p.virtual_stages !== 1;
@@ -59,6 +60,11 @@ const sameScenario = (a, b) => JSON.stringify({ ...a, view: null }) === JSON.str
 // a state computes, and fits in memory.
 export function createTrainingForm(presets, { current, update, onChange, readNumber, check = () => ({ ok: true, fits: true }) }) {
   const left = { inference: null, training: null }; // what each mode had when it was left
+  // The training software: current practice (no framework named) first, then each profile.
+  const all = Object.entries(presets.frameworks ?? {});
+  const frameworks = [...all.filter(([key]) => key === DEFAULT_FRAMEWORK), ...all.filter(([key]) => key !== DEFAULT_FRAMEWORK)];
+  $('#framework').append(...frameworks.map(([key, doc]) => h('option', {
+    value: key, text: key === DEFAULT_FRAMEWORK ? `Unknown: ${doc.name}` : doc.name })));
   // After a fallback to the training preset: the inference state it replaced, and the
   // training state it loaded (back to inference with the same model and machine restores it).
   let replaced = null;

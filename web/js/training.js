@@ -7,13 +7,16 @@
 //     (no micro_batches: training derives them from the batch sizes)
 //   state.workload = { seq_len, global_batch, micro_batch, recompute, precision, flash_attention,
 //     dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, train_tokens (null: not asked),
-//     offload_optimizer, offload_parameters ("none" | "cpu" | "nvme"; the scenario's workload.offload) }
+//     offload_optimizer, offload_parameters ("none" | "cpu" | "nvme"; the scenario's workload.offload),
+//     framework (a presets/frameworks key, the scenario's top-level "framework"; "current": none
+//     named, current practice, which the result's summary.framework says) }
 // Link keys (after mode=training, model, system, chips, network, tp, pp[, ep][, dp]):
 //   &sp=off&cp=1&zero=0&schedule=1f1b&vs=1&seq=4096&global_batch=256&micro_batch=1
 //   &recompute=none&precision=bf16&flash=on&dropout=off
 //   [&overlap_grad=off&overlap_param=off&tp_overlap=on]   (only when not the default)
 //   [&tokens=3e11]                                        (only when asked)
 //   [&offload_optimizer=cpu&offload_parameters=nvme]      (only when not "none")
+//   [&framework=deepspeed]                                (the training software, when not "current")
 export const MODES = ['inference', 'training'];
 export const RECOMPUTE = ['none', 'selective', 'full'];
 export const SCHEDULES = ['gpipe', '1f1b', 'interleaved_1f1b', 'zb_h1'];
@@ -30,26 +33,32 @@ export const TRAINING_WORKLOAD = {
   seq_len: 4096, global_batch: 256, micro_batch: 1, recompute: 'none', precision: 'bf16',
   flash_attention: true, dropout: false,
   overlap_grad_reduce: true, overlap_param_gather: true, tp_comm_overlap: false, train_tokens: null,
-  offload_optimizer: 'none', offload_parameters: 'none',
+  offload_optimizer: 'none', offload_parameters: 'none', framework: 'current',
 };
+// The framework profile a training scenario gets when it names none (core: io/scenario_json.cpp).
+export const DEFAULT_FRAMEWORK = 'current';
 // The state's offload fields and their names under the scenario's workload.offload.
 const OFFLOAD_FIELDS = { offload_optimizer: 'optimizer', offload_parameters: 'parameters' };
 
 // The parallelism and workload of a training scenario document (its "parallelism" and
-// "workload"), with the engine's defaults for what it leaves out.
-export function trainingFromDoc(par, w) {
+// "workload", and its top-level "framework" in the workload's state), with the engine's
+// defaults for what it leaves out.
+export function trainingFromDoc(par, w, framework = DEFAULT_FRAMEWORK) {
   const parallelism = { tp: par.tp ?? 1, pp: par.pp ?? 1, ep: par.ep ?? 1, dp: par.dp ?? null };
   for (const [key, value] of Object.entries(TRAINING_PARALLEL)) parallelism[key] = par[key] ?? value;
   const workload = {};
   for (const [key, value] of Object.entries(TRAINING_WORKLOAD)) workload[key] = w[key] ?? value;
   for (const [key, name] of Object.entries(OFFLOAD_FIELDS)) workload[key] = w.offload?.[name] ?? 'none';
   workload.train_tokens = w.train_tokens || null; // 0: not asked
+  workload.framework = typeof framework === 'string' ? framework : DEFAULT_FRAMEWORK;
   return { parallelism, workload };
 }
 
 // The scenario's parallelism and workload for the engine. Every field is written out, so
 // that two states that differ only in an engine default still read as different; ep only
-// when the experts are spread (as inference sends it: a dense model's scenario has none).
+// when the experts are spread (as inference sends it: a dense model's scenario has none);
+// the framework (top level) only when one is named, so that the preset scenarios, which
+// name none, still match.
 export function trainingScenario({ parallelism: p, workload: w }) {
   const parallelism = { tp: p.tp, pp: p.pp };
   if ((p.ep ?? 1) !== 1) parallelism.ep = p.ep;
@@ -57,11 +66,12 @@ export function trainingScenario({ parallelism: p, workload: w }) {
   for (const key of Object.keys(TRAINING_PARALLEL)) parallelism[key] = p[key];
   const workload = { kind: 'training' };
   for (const key of Object.keys(TRAINING_WORKLOAD)) {
-    if (key !== 'train_tokens' && !(key in OFFLOAD_FIELDS)) workload[key] = w[key];
+    if (key !== 'train_tokens' && key !== 'framework' && !(key in OFFLOAD_FIELDS)) workload[key] = w[key];
   }
   workload.offload = Object.fromEntries(Object.entries(OFFLOAD_FIELDS).map(([key, name]) => [name, w[key] ?? 'none']));
   if (w.train_tokens !== null) workload.train_tokens = w.train_tokens;
-  return { parallelism, workload };
+  const framework = w.framework ?? DEFAULT_FRAMEWORK;
+  return { parallelism, workload, ...(framework !== DEFAULT_FRAMEWORK ? { framework } : {}) };
 }
 
 // Link keys: [key, where in the state, kind, default written (true) or only when not default].
@@ -86,6 +96,7 @@ const KEYS = [
   ['tokens', W, 'train_tokens', 'number', false],
   ['offload_optimizer', W, 'offload_optimizer', OFFLOAD_TARGETS, false],
   ['offload_parameters', W, 'offload_parameters', OFFLOAD_TARGETS, false],
+  ['framework', W, 'framework', 'framework', false], // a presets/frameworks key
 ];
 export const TRAINING_KEYS = KEYS.map(([key]) => key);
 const DEFAULTS = { ...TRAINING_PARALLEL, ...TRAINING_WORKLOAD };
@@ -104,7 +115,8 @@ export function trainingParams(state, text) {
 }
 
 // Reads the training keys of a link into `state` (already in training mode). `read` has
-// the link's readers: { number, bool, choice(key, text, choices), precisions }.
+// the link's readers: { number, bool, choice(key, text, choices), precisions,
+// frameworks (presets.frameworks) }.
 export function readTraining(q, state, read) {
   for (const [key, slot, field, kind] of KEYS) {
     if (!q.has(key)) continue;
@@ -112,6 +124,7 @@ export function readTraining(q, state, read) {
     let value;
     if (kind === 'bool') value = read.bool(key, text);
     else if (kind === 'number') value = read.number(key, text);
+    else if (kind === 'framework') value = read.choice(key, text, Object.keys(read.frameworks));
     else value = read.choice(key, text, kind ?? read.precisions);
     slot(state)[field] = value;
   }

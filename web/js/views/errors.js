@@ -11,6 +11,7 @@ import { MAMBA_FIELDS } from '../mamba.js';
 import { outOfRange, plainMessage } from './field-names.js';
 import { costField } from '../cost.js';
 import { hardwareField } from '../hardware-edit.js';
+import { DISAGGREGATED_PATHS } from '../disaggregated.js';
 
 const PATH_TO_FIELD = {
   model: 'model',
@@ -56,6 +57,9 @@ const PATH_TO_FIELD = {
   // Serving (serving.js): continuous batching and speculative decoding; an error inside
   // the draft model's document goes to the drafter.
   'workload.mode': 'serving',
+  'workload.request_rate': 'request_rate',
+  'workload.requests': 'request_rate',
+  ...DISAGGREGATED_PATHS,
   'workload.speculative': 'spec',
   'workload.speculative.draft_tokens': 'draft_tokens',
   'workload.speculative.acceptance_rate': 'acceptance_rate',

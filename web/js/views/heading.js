@@ -7,7 +7,7 @@ import { sameArchitecture } from '../layer-groups.js';
 // EP is not a factor of the chip count: its groups are carved out of the DP replicas.
 const epText = (par) => ((par.ep ?? 1) > 1 ? `EP ${fmt.int(par.ep)}` : false);
 
-function trainingDescription(par, w) {
+function trainingDescription(par, w, framework) {
   const dims = [`TP ${fmt.int(par.tp)}${par.sp ? ' with SP' : ''}`, par.cp > 1 && `CP ${fmt.int(par.cp)}`,
     par.pp > 1 && `PP ${fmt.int(par.pp)}${par.virtual_stages > 1 ? ` (${fmt.int(par.virtual_stages)} chunks)` : ''}`,
     par.dp > 1 && `DP ${fmt.int(par.dp)}`].filter(Boolean).join(' × ');
@@ -17,6 +17,7 @@ function trainingDescription(par, w) {
     `recomputation ${w.recompute}`,
     w.precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
+    framework && `framework: ${framework}`,
   ].filter(Boolean).join(' · ');
 }
 
@@ -30,18 +31,23 @@ export function renderHeading(result, presets) {
   const idle = used < system.count ? ` (${fmt.int(used)} in use)` : '';
   $('#scenario-title').textContent = `${model.name ?? 'Custom model'}${edited} on ${fmt.int(system.count)} × ${chip}${idle}`;
   if (result.workload === 'training') {
-    $('#scenario-desc').textContent = trainingDescription(par, w);
+    $('#scenario-desc').textContent = trainingDescription(par, w, result.summary.framework);
     return;
   }
   const p = w.precision;
   const precision = p.weights === p.kv_cache && p.kv_cache === p.activations
     ? p.weights
     : `weights ${p.weights}, KV cache ${p.kv_cache}, activations ${p.activations}`;
+  // Disaggregated: each pool has its own layout, and the scenario none of its own.
+  const pools = result.scenario.disaggregated;
+  const layout = (p) => [`TP ${fmt.int(p.tp ?? 1)}`, (p.pp ?? 1) > 1 && `PP ${fmt.int(p.pp)}`, (p.dp ?? 1) > 1 && `DP ${fmt.int(p.dp)}`]
+    .filter(Boolean).join(' × ');
+  const pool = (name, p) => `${name} ${fmt.int(p.workers)} × (${[layout(p.parallelism ?? {}), epText(p.parallelism ?? {})].filter(Boolean).join(' · ')})`;
   $('#scenario-desc').textContent = [
-    [`TP ${fmt.int(par.tp)}`, par.pp > 1 && `PP ${fmt.int(par.pp)}`, par.dp > 1 && `DP ${fmt.int(par.dp)}`]
-      .filter(Boolean).join(' × '),
-    epText(par),
-    w.mode === 'concurrency' ? `continuous batching of ${fmt.int(w.batch)} concurrent requests` : `batch ${fmt.int(w.batch)}`,
+    pools ? `disaggregated: ${pool('prefill', pools.prefill)}, ${pool('decode', pools.decode)}` : layout(par),
+    !pools && epText(par),
+    w.mode === 'server' ? `${fmt.num(w.request_rate)} requests/s offered, at most ${fmt.int(w.batch)} running`
+      : w.mode === 'concurrency' ? `continuous batching of ${fmt.int(w.batch)} concurrent requests` : `batch ${fmt.int(w.batch)}`,
     `${fmt.int(w.input_tokens)} input + ${fmt.int(w.output_tokens)} output tokens`,
     w.prefix_cache_hit > 0 && `prefix cache hit ${fmt.percent(w.prefix_cache_hit)}`,
     (w.beams ?? 1) > 1 && `beam search, ${fmt.int(w.beams)} beams`,
@@ -49,5 +55,6 @@ export function renderHeading(result, presets) {
     precision,
     w.flash_attention ? 'FlashAttention' : 'no FlashAttention',
     w.speculative && `speculative decoding (${fmt.int(w.speculative.draft_tokens)} drafts at ${fmt.num(w.speculative.acceptance_rate)} acceptance)`,
+    result.scenario.engine?.name && `engine: ${result.scenario.engine.name}`,
   ].filter(Boolean).join(' · ');
 }

@@ -86,7 +86,7 @@ export function createNetworkView(engine, { onView }) {
   let latest = null;  // the last render's arguments, drawn again once the measured cases arrive
   function render(state, result, { blocked = false } = {}) {
     latest = [state, result, { blocked }];
-    const tp = result?.scenario.parallelism.tp ?? 1;
+    const tp = result?.scenario.parallelism?.tp ?? 1;
     const fallback = tp > 1 ? tp : 8;
     const count = state.view.coll_chips ?? fallback;
     op.value = state.view.coll;

@@ -34,8 +34,9 @@ export function metric(id, label, { value, unit }, sub, extra = {}) {
 
 // The roofline bound and the measured-error range beside an expected value. `band` holds
 // ratios on time (measured / predicted, 80% of comparable cases inside); a rate takes
-// their reciprocals.
-export function trust({ bound, expected, band, coverage, rate, show }) {
+// their reciprocals. unvalidated: the result's regimes no scored case checks (its
+// error_band.unvalidated: "chip …", "engine …", "framework …"), which leave it no band.
+export function trust({ bound, expected, band, coverage, rate, show, unvalidated = [] }) {
   if (expected == null || !Number.isFinite(expected)) return null;
   const lines = [];
   if (bound != null && Math.abs(bound - expected) > 1e-3 * Math.abs(expected)) {
@@ -50,10 +51,11 @@ export function trust({ bound, expected, band, coverage, rate, show }) {
     }));
   } else if (band && band.cases === 0) {
     // No published run of this regime is scored: no band rather than a borrowed one.
+    const which = unvalidated.length ? ` (${unvalidated.join(', ')})` : '';
     lines.push(h('div', {
       class: 'metric-band',
-      title: 'No published run of this kind of setup is among the measured cases Envelope is scored on',
-      text: 'unvalidated: no measured run of this kind',
+      title: `No published run of this kind of setup${which} is among the measured cases Envelope is scored on`,
+      text: `unvalidated: no measured run of this kind${which}`,
     }));
   }
   return lines.length ? h('div', { class: 'metric-trust' }, lines) : null;
@@ -94,6 +96,12 @@ function layoutMetric(result) {
   const s = result.summary;
   const par = result.scenario.parallelism;
   const pipe = result.pipeline;
+  const pools = result.disaggregated;
+  if (!par && pools) {
+    // Disaggregated: the two pools' chips (the Serving card has their layouts).
+    return metric('chips', 'Chips in use', { value: fmt.int(s.chips), unit: s.chips === 1 ? 'chip' : 'chips' },
+      `prefill ${plural(pools.prefill.chips, 'chip')} + decode ${plural(pools.decode.chips, 'chip')}`);
+  }
   const product = [`TP ${fmt.int(par.tp)}`, `PP ${fmt.int(par.pp)}`, `DP ${fmt.int(par.dp)}`].join(' × ') + epText(par);
   const lines = [];
   if (pipe && pipe.stages > 1) {
@@ -162,6 +170,7 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   const steps = w.output_tokens - 1;
   // Continuous batching (METHODOLOGY §15.2): the steady state of `batch` clients.
   const concurrency = w.mode === 'concurrency';
+  const server = w.mode === 'server'; // an open loop at an offered rate (§15.5)
   // Prefix caching: prefill computes only the part of each prompt not in the KV cache.
   const cached = w.prefix_cache_hit > 0 ? `, ${fmt.percent(w.prefix_cache_hit)} of it cached` : '';
   // Beam search: a decode step runs batch × beams sequences; a request returns one of them.
@@ -183,17 +192,22 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   const r = s.roofline ?? {};
   const bands = s.error_band ?? {};
   const coverage = bands.coverage ?? 0.8;
-  const time = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, show: fmt.duration });
-  const rate = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, rate: true,
+  const unvalidated = bands.unvalidated ?? [];
+  const time = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, unvalidated, show: fmt.duration });
+  const rate = (key, band) => ({ bound: r[key], expected: s[key], band, coverage, unvalidated, rate: true,
     show: (x) => `${fmt.compact(x)} tokens/s` });
   $('#summary').replaceChildren(...[
     metric('ttft', 'Time to first token', fmt.durationParts(s.ttft_s),
-      concurrency
+      server ? `the mean wait for prefill, one request's prefill of ${fmt.num(w.input_tokens)} tokens${cached}, and half a step`
+        : result.disaggregated ? `the prefill queue, the prefill of ${fmt.num(w.input_tokens)} tokens${cached}, the KV move and joining decode`
+        : concurrency
         ? `one request's prefill of ${fmt.int(w.input_tokens)} tokens${cached}, and half a decode step`
         : `prefill of ${fmt.int(w.batch)} × ${fmt.int(w.input_tokens)} tokens${cached}`,
       { trust: trust(time('ttft_s', bands.ttft)) }),
     metric('tpot', 'Time per output token', fmt.durationParts(s.tpot_s),
       s.tpot_s == null ? 'no decode step: one output token'
+        : server ? `the decode step at the running batch the offered rate gives, prompts included${beamText}`
+        : result.disaggregated ? `a decode worker's step at its running batch${beamText}`
         : concurrency ? `steady state of ${plural(w.batch, 'concurrent request')}, the others' prefills included${beamText}`
           : `mean over ${plural(steps, 'decode step')}${beamText}`,
       { trust: trust(time('tpot_s', bands.generation)) }),

@@ -98,13 +98,14 @@ export function renderTrainingSummary(result, { onApply } = {}) {
   // How far the bundled training runs fell from the model (a ratio on the step time).
   const band = s.error_band?.step;
   const coverage = s.error_band?.coverage ?? 0.8;
+  const unvalidated = s.error_band?.unvalidated ?? [];
   const cards = [
     metric('step', 'Step time', fmt.durationParts(s.step_time_s),
       `${plural(pipe.micro_batches, 'micro-batch', 'micro-batches')} of ${plural(pipe.micro_batch, 'sequence')} per replica · ${fmt.compact(s.tokens_per_step)} tokens`,
-      { how: TRAINING_HOW.results, trust: trust({ expected: s.step_time_s, band, coverage, show: fmt.duration }) }),
+      { how: TRAINING_HOW.results, trust: trust({ expected: s.step_time_s, band, coverage, unvalidated, show: fmt.duration }) }),
     metric('tokens', 'Training throughput', { value: fmt.compact(s.tokens_per_s), unit: 'tokens/s' },
       `${fmt.compact(s.tokens_per_s_per_chip)} tokens/s per chip`,
-      { how: TRAINING_HOW.results, trust: trust({ expected: s.tokens_per_s, band, coverage, rate: true, show: (x) => `${fmt.compact(x)} tokens/s` }) }),
+      { how: TRAINING_HOW.results, trust: trust({ expected: s.tokens_per_s, band, coverage, unvalidated, rate: true, show: (x) => `${fmt.compact(x)} tokens/s` }) }),
     mfuMetric(s, w),
     metric('tflops', 'Model TFLOP/s per chip', { value: fmt.num(s.model_tflops_per_chip), unit: 'TFLOP/s' },
       recomputes(w)
