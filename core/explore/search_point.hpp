@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common/precision.hpp"
+#include "workload/inference.hpp"
 #include "parallel/parallelism.hpp"
 #include "workload/training.hpp"
 
@@ -19,8 +20,8 @@ struct SearchPoint {
     int64_t micro_batch = 1;                    // training: workload.micro_batch
     Recompute recompute = Recompute::none;      // training: workload.recompute
     int64_t batch = 1;                          // serving: workload.batch (the concurrency per replica)
-    Precision weights = Precision::bf16;        // serving: workload.precision.weights
-    Precision kv_cache = Precision::bf16;       // serving: workload.precision.kv_cache
+    PrecisionPlan precision;                    // serving: workload.precision (the search moves
+                                                // weights and kv_cache; the rest is the scenario's)
 
     int64_t chips = 1;             // chips one copy of the configuration uses
     double memory_bytes = 0;       // per chip, the stage that needs the most

@@ -115,8 +115,7 @@ ServingSearch search_serving(const Scenario& base, const ServingSpace& space, co
                                     SearchPoint p;
                                     p.parallelism = par;
                                     p.batch = b;
-                                    p.weights = w;
-                                    p.kv_cache = kv;
+                                    p.precision = iw.precision;
                                     p.chips = r.summary.chips;
                                     p.memory_bytes = r.memory.total_bytes;
                                     p.output_tokens_per_s_per_chip = r.summary.output_tokens_per_s_per_chip;

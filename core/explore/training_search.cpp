@@ -138,8 +138,7 @@ Scenario apply_point(const Scenario& base, const SearchPoint& p, SearchKind kind
         s.system.count = std::max(s.system.count, p.chips);
     } else {
         s.workload.inference.batch = p.batch;
-        s.workload.inference.precision.weights = p.weights;
-        s.workload.inference.precision.kv_cache = p.kv_cache;
+        s.workload.inference.precision = p.precision;
     }
     return s;
 }

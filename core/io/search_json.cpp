@@ -94,7 +94,11 @@ Json settings_json(const SearchPoint& p, SearchKind kind) {
     return {{"parallelism", par},
             {"workload",
              {{"batch", p.batch},
-              {"precision", {{"weights", std::string(to_string(p.weights))}, {"kv_cache", std::string(to_string(p.kv_cache))}}}}}};
+              {"precision",
+               {{"weights", std::string(to_string(p.precision.weights))},
+                {"kv_cache", std::string(to_string(p.precision.kv_cache))},
+                {"activations", std::string(to_string(p.precision.activations))},
+                {"residual", std::string(to_string(p.precision.residual))}}}}}};
 }
 
 Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
