@@ -31,6 +31,11 @@ std::string curve_json(std::string_view scenario_text);
 // "current", "points": [...]} out, a point the checks refuse marked with its error. Never throws.
 std::string sweep_json(std::string_view request_text);
 
+// A configuration search (io/search_json.hpp, explore/): {"search": "training" | "serving",
+// "scenario", "chips", "space", "rank" | "slo", "request_rate", "top"} in; the best
+// configurations, the Pareto front and what the search counted out. Never throws.
+std::string search_json(std::string_view request_text);
+
 // Hardware knobs swept against performance and cost (cost/trade_off.hpp, io/tradeoff_json.hpp):
 // {"scenario", "knobs": [{"knob", "values"}, ...]} in; {"ok": true, "workload", "knobs",
 // "base_package_usd", "points": [{"setting", "ok", "fits", "pareto", ...}]} out. Never throws.

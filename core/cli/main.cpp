@@ -15,6 +15,8 @@
 //                                   (cli/collective_command.cpp)
 //   envelope sweep SCENARIO.json --axis AXIS (--values V,… | --range FROM TO N) [--json]
 //                                   one inference scenario along one axis (cli/sweep_command.cpp)
+//   envelope search REQUEST.json    a configuration search, training or serving (api.hpp search_json,
+//                                   io/search_json.hpp): the best layouts, the Pareto front
 //   envelope import-hf CONFIG.json [--name NAME]
 //                                   a Hugging Face config.json as a model document
 //                                   (cli/import_hf_command.cpp)
@@ -59,6 +61,7 @@ const char* kUsage =
     "       envelope curve SCENARIO.json    throughput against per-user speed as the batch grows (inference)\n"
     "       envelope sweep SCENARIO.json --axis AXIS (--values V,V,... | --range FROM TO POINTS) [--json]\n"
     "                                     evaluate at each value of batch, input_tokens, output_tokens or tp\n"
+    "       envelope search REQUEST.json  search training or serving layouts: best, Pareto front, fewest chips\n"
     "       envelope tradeoff REQUEST.json  hardware knobs against performance and cost, Pareto front marked\n"
     "       envelope package-cost PACKAGE.json\n"
     "                                     an accelerator package's manufacturing cost by part\n"
@@ -114,7 +117,7 @@ int validate(const std::string& name, bool as_json, bool bands = false) {
     }
 }
 
-// fit, curve, tradeoff, package-cost: a JSON document in, JSON out (api.hpp).
+// fit, curve, search, tradeoff, package-cost: a JSON document in, JSON out (api.hpp).
 int scenario_call(const std::string& name, std::string (*call)(std::string_view)) {
     std::string text;
     if (!envelope::cli::read_input(name, envelope::kScenarioLimits.max_bytes, text)) {
@@ -165,6 +168,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate" && argc == 4 && std::string(argv[2]) == "--bands") return validate(argv[3], false, true);
     if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
     if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
+    if (cmd == "search" && argc == 3) return scenario_call(argv[2], envelope::search_json);
     if (cmd == "tradeoff" && argc == 3) return scenario_call(argv[2], envelope::tradeoff_json);
     if (cmd == "package-cost" && argc == 3) return scenario_call(argv[2], envelope::package_cost_json);
     if (cmd == "sweep") return envelope::cli::sweep_command(argc - 1, argv + 1);

@@ -16,6 +16,8 @@
 
 #include "api.hpp"
 #include "evaluate.hpp"
+#include "explore/serving_search.hpp"
+#include "explore/training_search.hpp"
 #include "inference/evaluate.hpp"
 #include "inference/sweep.hpp"
 #include "io/result_json.hpp"
@@ -186,6 +188,45 @@ int main() {
             median_seconds([&] { g_sink = g_sink + static_cast<double>(tradeoff_json(request).size()); }, 5, 0.05);
         std::printf("\npackageCost() %.2f us; tradeoff() over 1024 points: %.2f ms (%.2f us a point)\n", package_s * 1e6,
                     tradeoff_s * 1e3, tradeoff_s / 1024 * 1e6);
+    }
+
+    // Configuration search (issue 20): the whole default space of each request (presets/
+    // searches/), every candidate evaluated or provably pruned; the median of 3 runs.
+    {
+        std::printf("\nsearch (the default space; candidates = all enumerated, evaluated = fitted and timed):\n");
+        {
+            Json scenario = *find_preset(PresetKind::scenario, "train-gpt3-175b-1024-a100");
+            scenario.erase("parallelism");
+            const Scenario base = parse_scenario(scenario);
+            TrainingSearch found;
+            const double t = median_seconds([&] { found = search_training(base, TrainingSpace{}, TrainingRank::step_time, 10);
+                                                  g_sink = g_sink + found.top.size(); }, 3, 0.001);
+            std::printf("  training, GPT-3 175B on 1,024 A100: %lld candidates (%lld evaluated, %lld pruned by the "
+                        "memory bound, %lld over memory, %lld refused) in %.3f s = %.0f candidates/s, %.0f evaluations/s\n",
+                        static_cast<long long>(found.counts.enumerated), static_cast<long long>(found.counts.evaluated),
+                        static_cast<long long>(found.counts.pruned_bound), static_cast<long long>(found.counts.over_memory),
+                        static_cast<long long>(found.counts.invalid), t, static_cast<double>(found.counts.enumerated) / t,
+                        static_cast<double>(found.counts.evaluated) / t);
+        }
+        {
+            const Scenario base = parse_scenario(parse_json_text(R"({"model": "llama-3.1-70b",
+                "system": {"preset": "dgx-h100", "count": 16},
+                "workload": {"kind": "inference", "mode": "concurrency", "batch": 1, "input_tokens": 1000,
+                             "output_tokens": 1000, "precision": "bf16"}})"));
+            ServingSpace space;
+            space.max_chips = 16;
+            space.weights = {Precision::bf16, Precision::fp8};
+            space.kv_cache = {Precision::bf16, Precision::fp8};
+            Slo slo;
+            slo.tokens_per_s_per_user = 20;
+            ServingSearch found;
+            const double t = median_seconds([&] { found = search_serving(base, space, slo, 10, 10);
+                                                  g_sink = g_sink + found.front.size(); }, 3, 0.001);
+            std::printf("  serving, Llama-3.1-70B on up to 16 H100 (bf16/fp8 weights and KV): %lld candidates (%lld "
+                        "evaluated) in %.3f s = %.0f candidates/s, %.0f evaluations/s\n",
+                        static_cast<long long>(found.counts.enumerated), static_cast<long long>(found.counts.evaluated), t,
+                        static_cast<double>(found.counts.enumerated) / t, static_cast<double>(found.counts.evaluated) / t);
+        }
     }
 
     // Hostile documents (issue 5): the parser's limits keep every one linear in its size.
