@@ -16,6 +16,7 @@ import { curvePlan, markOf } from '../../web/js/serving-curve.js';
 import { curveDescription, curveOption } from '../../web/js/views/curve-chart.js';
 import { boundLines, latencyLines, phaseBound, servingLines } from '../../web/js/views/serving-view.js';
 import { fieldsForPath } from '../../web/js/views/errors.js';
+import { ANCHORS, explain } from '../../web/js/explain.js';
 
 const presets = loadPresets();
 const OLD_LINK = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
@@ -187,4 +188,15 @@ test('the Serving card: the pools, the load, TTFT\'s parts, means without percen
   assert.match(Object.fromEntries(servingLines(plain)).Serving, /^a static batch of 97$/);
   assert.match(Object.fromEntries(servingLines(plain, { offline: true })).Serving, /^offline: a static batch of 97, the largest that fits$/);
   assert.match(Object.fromEntries(servingLines({ scenario: { workload: { mode: 'concurrency', batch: 8 } } })).Serving, /closed loop of 8 clients a replica/);
+});
+
+test('"How?" of an open loop or of pools: the engine\'s model in words, not a static batch\'s formula', () => {
+  const result = (extra) => ({ ok: true, workload: 'inference', ...extra, memory: {} });
+  const server = explain('ttft', result(SERVER));
+  assert.equal(server.anchor, ANCHORS.server);
+  assert.match(server.lines[0], /open loop at the offered rate: the M\/D\/1 wait for prefill/);
+  const pools = explain('throughput', result({ ...DISAGGREGATED, phases: SERVER.phases }));
+  assert.equal(pools.anchor, ANCHORS.disaggregated);
+  assert.match(pools.lines[0], /prefill and decode pools/);
+  assert.equal(pools.title, 'Output throughput');
 });

@@ -80,8 +80,14 @@ test('offline: the largest batch that fits, said in the Serving card; the batch 
   const [, batch] = f.Serving.match(/^offline: a static batch of ([\d,]+), the largest that fits$/);
   assert.ok(Number(batch.replaceAll(',', '')) > 64, `largest batch ${batch}`);
   assert.equal(await page.isDisabled('#batch'), true);
+  assert.equal(await page.inputValue('#batch'), batch.replaceAll(',', ''), 'the batch the engine ran');
   assert.match(await page.textContent('#scenario-desc'), new RegExp(`batch ${batch}`));
   await page.waitForFunction((b) => document.querySelector('#curve-chart')?.dataset.batch === b, batch.replaceAll(',', ''));
+  // Pinned, it is evaluated at the same largest batch: the same TTFT as the current one.
+  await page.click('#pin-button');
+  await page.waitForFunction(() => document.querySelector('#compare-card').dataset.pins === '1');
+  const cell = (col) => page.textContent(`#compare-table tr[data-row="ttft"] td[data-col="${col}"]`);
+  assert.equal((await cell('Pin 1')).trim().split(/\s/)[0], (await metric(page, 'ttft')).trim().split(/\s/)[0]);
   await assertClean(page);
   await page.close();
 });
