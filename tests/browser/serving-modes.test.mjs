@@ -24,10 +24,10 @@ test('the engine picker: current practice first, then each engine and release; t
   const page = await open(base + LINK);
   const groups = await page.evaluate(() => [...document.querySelectorAll('#engine optgroup')].map((g) => g.label));
   assert.deepEqual(groups.sort(), ['Intel Gaudi software', 'SGLang', 'TensorRT-LLM', 'vLLM']);
-  assert.match(await page.textContent('#engine option[value="default"]'), /^Unknown engine: current practice/);
+  assert.match(await page.textContent('#engine option[value="default"]'), /^Unknown engine: Current practice/);
   assert.equal(await page.inputValue('#engine'), 'default');
   assert.match(await page.textContent('#scenario-desc'), /engine: Current practice \(2025\)/);
-  assert.match((await facts(page)).Engine, /^unknown engine, so current practice/);
+  assert.match((await facts(page)).Engine, /^Current practice \(2025\), as no engine is named$/);
   await page.selectOption('#engine', 'sglang-0.5');
   await page.waitForFunction(() => /&engine=sglang-0\.5(&|$)/.test(location.hash));
   await page.waitForFunction(() => /engine: SGLang 0\.5/.test(document.querySelector('#scenario-desc').textContent));
