@@ -16,6 +16,7 @@ import { curvePlan, markOf } from '../../web/js/serving-curve.js';
 import { curveDescription, curveOption } from '../../web/js/views/curve-chart.js';
 import { boundLines, latencyLines, phaseBound, servingLines } from '../../web/js/views/serving-view.js';
 import { fieldsForPath } from '../../web/js/views/errors.js';
+import { ANCHORS, explain } from '../../web/js/explain.js';
 
 const presets = loadPresets();
 const OLD_LINK = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
@@ -23,7 +24,7 @@ const OLD_LINK = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&i
 test('the engine picker: current practice first, then each engine with its releases, from the presets', () => {
   const { unknown, groups } = engineChoices(presets.engines);
   assert.equal(unknown.key, 'default');
-  assert.match(unknown.text, /^Unknown engine: current practice \(Current practice \(2025\)\)$/);
+  assert.equal(unknown.text, 'Unknown engine: Current practice (2025)');
   const byLabel = Object.fromEntries(groups.map((g) => [g.label, g.releases.map((r) => r.key)]));
   assert.deepEqual(byLabel['TensorRT-LLM'].sort(), ['tensorrt-llm-0.19', 'tensorrt-llm-0.5']);
   assert.deepEqual(byLabel.vLLM, ['vllm-v1']);
@@ -35,7 +36,7 @@ test('the engine picker: current practice first, then each engine with its relea
   // The result says which profile it used; an unnamed engine is current practice, said so.
   const result = (name) => ({ scenario: { engine: { name } } });
   assert.equal(engineUsed(result('vLLM V1 (0.8 and later)'), presets.engines), 'vLLM V1 (0.8 and later)');
-  assert.equal(engineUsed(result('Current practice (2025)'), presets.engines), 'unknown engine, so current practice (Current practice (2025))');
+  assert.equal(engineUsed(result('Current practice (2025)'), presets.engines), 'Current practice (2025), as no engine is named');
   // The engine is in the link only when named.
   const { state } = fromHash(`${OLD_LINK}&engine=sglang-0.5`, presets);
   assert.equal(toScenario(state).engine, 'sglang-0.5');
@@ -187,4 +188,15 @@ test('the Serving card: the pools, the load, TTFT\'s parts, means without percen
   assert.match(Object.fromEntries(servingLines(plain)).Serving, /^a static batch of 97$/);
   assert.match(Object.fromEntries(servingLines(plain, { offline: true })).Serving, /^offline: a static batch of 97, the largest that fits$/);
   assert.match(Object.fromEntries(servingLines({ scenario: { workload: { mode: 'concurrency', batch: 8 } } })).Serving, /closed loop of 8 clients a replica/);
+});
+
+test('"How?" of an open loop or of pools: the engine\'s model in words, not a static batch\'s formula', () => {
+  const result = (extra) => ({ ok: true, workload: 'inference', ...extra, memory: {} });
+  const server = explain('ttft', result(SERVER));
+  assert.equal(server.anchor, ANCHORS.server);
+  assert.match(server.lines[0], /open loop at the offered rate: the M\/D\/1 wait for prefill/);
+  const pools = explain('throughput', result({ ...DISAGGREGATED, phases: SERVER.phases }));
+  assert.equal(pools.anchor, ANCHORS.disaggregated);
+  assert.match(pools.lines[0], /prefill and decode pools/);
+  assert.equal(pools.title, 'Output throughput');
 });

@@ -24,10 +24,10 @@ test('the engine picker: current practice first, then each engine and release; t
   const page = await open(base + LINK);
   const groups = await page.evaluate(() => [...document.querySelectorAll('#engine optgroup')].map((g) => g.label));
   assert.deepEqual(groups.sort(), ['Intel Gaudi software', 'SGLang', 'TensorRT-LLM', 'vLLM']);
-  assert.match(await page.textContent('#engine option[value="default"]'), /^Unknown engine: current practice/);
+  assert.match(await page.textContent('#engine option[value="default"]'), /^Unknown engine: Current practice/);
   assert.equal(await page.inputValue('#engine'), 'default');
   assert.match(await page.textContent('#scenario-desc'), /engine: Current practice \(2025\)/);
-  assert.match((await facts(page)).Engine, /^unknown engine, so current practice/);
+  assert.match((await facts(page)).Engine, /^Current practice \(2025\), as no engine is named$/);
   await page.selectOption('#engine', 'sglang-0.5');
   await page.waitForFunction(() => /&engine=sglang-0\.5(&|$)/.test(location.hash));
   await page.waitForFunction(() => /engine: SGLang 0\.5/.test(document.querySelector('#scenario-desc').textContent));
@@ -80,8 +80,14 @@ test('offline: the largest batch that fits, said in the Serving card; the batch 
   const [, batch] = f.Serving.match(/^offline: a static batch of ([\d,]+), the largest that fits$/);
   assert.ok(Number(batch.replaceAll(',', '')) > 64, `largest batch ${batch}`);
   assert.equal(await page.isDisabled('#batch'), true);
+  assert.equal(await page.inputValue('#batch'), batch.replaceAll(',', ''), 'the batch the engine ran');
   assert.match(await page.textContent('#scenario-desc'), new RegExp(`batch ${batch}`));
   await page.waitForFunction((b) => document.querySelector('#curve-chart')?.dataset.batch === b, batch.replaceAll(',', ''));
+  // Pinned, it is evaluated at the same largest batch: the same TTFT as the current one.
+  await page.click('#pin-button');
+  await page.waitForFunction(() => document.querySelector('#compare-card').dataset.pins === '1');
+  const cell = (col) => page.textContent(`#compare-table tr[data-row="ttft"] td[data-col="${col}"]`);
+  assert.equal((await cell('Pin 1')).trim().split(/\s/)[0], (await metric(page, 'ttft')).trim().split(/\s/)[0]);
   await assertClean(page);
   await page.close();
 });

@@ -64,9 +64,21 @@ function checkTraining(result) {
   }
 }
 
+// A band only where scored cases check the regime (METHODOLOGY §20.5): `unvalidated`, when
+// there, names at least one regime, and then no family has a band.
+function checkBand(band) {
+  if (!('unvalidated' in band)) return;
+  assert.ok(Array.isArray(band.unvalidated) && band.unvalidated.length > 0, 'error_band.unvalidated names a regime');
+  for (const name of band.unvalidated) assert.ok(typeof name === 'string' && name.length > 0, 'error_band.unvalidated');
+  for (const [family, b] of Object.entries(band)) {
+    if (b && typeof b === 'object' && !Array.isArray(b)) assert.equal(b.cases, 0, `error_band.${family} of an unvalidated regime`);
+  }
+}
+
 export function checkResult(result) {
   assert.equal(result.ok, true);
   walk(result, 'result');
+  checkBand(result.summary.error_band);
   for (const w of result.warnings) assert.doesNotMatch(w, /(^|[ (=])-[0-9]|\b(nan|inf)\b/i, `warning: ${w}`);
   if (result.workload === 'training') checkTraining(result);
   else checkInference(result);

@@ -70,6 +70,23 @@ std::string training_problem(const Json& r) {
     return "";
 }
 
+// A band only where scored cases check the regime (METHODOLOGY.md §20.5): `unvalidated`,
+// when there, names at least one regime, and then no family has a band.
+std::string band_problem(const Json& band) {
+    if (!band.is_object() || !band.contains("unvalidated")) return "";
+    const Json& names = band["unvalidated"];
+    if (!names.is_array() || names.empty()) return "error_band.unvalidated names no regime";
+    for (const Json& n : names) {
+        if (!n.is_string() || n.get<std::string>().empty()) return "error_band.unvalidated holds " + n.dump();
+    }
+    for (auto it = band.begin(); it != band.end(); ++it) {
+        if (it.value().is_object() && it.value().value("cases", -1) != 0) {
+            return "error_band." + it.key() + " has cases in an unvalidated regime";
+        }
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string bad_number(const Json& v, const std::string& where, const std::set<std::string>& signed_keys,
@@ -120,6 +137,7 @@ std::string check_answer(std::string_view answer) {
 
     const std::string kind = r["workload"].get<std::string>();
     if (auto p = kind == "training" ? training_problem(r) : inference_problem(r); !p.empty()) return p;
+    if (auto p = band_problem(r["summary"]["error_band"]); !p.empty()) return p;
 
     // The mapping: every chip used counted once, every layer in one stage, every group's
     // spans multiplying to its size.

@@ -7,7 +7,6 @@ import { DEFAULT_ENGINE } from './scenario.js';
 // How the page writes an engine's name (matches.name is the measured cases' spelling).
 const ENGINE_NAMES = { vllm: 'vLLM', sglang: 'SGLang', 'tensorrt-llm': 'TensorRT-LLM', 'intel-gaudi-software': 'Intel Gaudi software' };
 export const engineName = (family) => ENGINE_NAMES[family] ?? family;
-export const UNKNOWN_ENGINE = 'Unknown engine: current practice';
 
 // engines: presets.engines -> { unknown: {key, text}, groups: [{ engine, label, releases: [{key, text}] }] }
 // (engines in order of their first profile, releases in preset order; a profile with no
@@ -17,7 +16,7 @@ export function engineChoices(engines) {
   let unknown = null;
   for (const [key, doc] of Object.entries(engines ?? {})) {
     if (key === DEFAULT_ENGINE) {
-      unknown = { key, text: `${UNKNOWN_ENGINE} (${doc.name})` };
+      unknown = { key, text: `Unknown engine: ${doc.name}` };
       continue;
     }
     const family = doc.matches?.name ?? null;
@@ -33,5 +32,5 @@ export function engineChoices(engines) {
 export function engineUsed(result, engines) {
   const name = result?.scenario?.engine?.name;
   if (!name) return null;
-  return name === engines?.[DEFAULT_ENGINE]?.name ? `unknown engine, so current practice (${name})` : name;
+  return name === engines?.[DEFAULT_ENGINE]?.name ? `${name}, as no engine is named` : name;
 }

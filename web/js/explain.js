@@ -31,7 +31,14 @@ export const ANCHORS = {
   trainingMemory: 'training-memory-per-stage',
   cost: 'dollars-and-joules-per-token-per-step',
   price: 'price-per-chip-hour',
+  server: 'serving-at-an-offered-request-rate-server-mode',
+  disaggregated: 'disaggregated-serving-a-prefill-pool-a-decode-pool-the-kv-cache-between-them',
 };
+// The timing headlines, and what an open loop or disaggregated pools make of them: the
+// engine's queueing and pool models (METHODOLOGY §15.5, §15.7), whose parts the Serving card
+// lists, not one phase's time over a batch.
+const TIMING_TITLES = { ttft: 'Time to first token', tpot: 'Time per output token', e2e: 'End-to-end latency',
+  throughput: 'Output throughput', prefill: 'Prefill throughput' };
 
 const TOP_OPS = 4;
 
@@ -88,6 +95,13 @@ function inference(id, result) {
   const concurrency = w.mode === 'concurrency';
   const spec = Boolean(w.speculative);
   const anchor = concurrency ? ANCHORS.concurrency : spec ? ANCHORS.speculative : ANCHORS.headline;
+  if ((result.open_loop || result.disaggregated) && id in TIMING_TITLES) {
+    const what = result.disaggregated
+      ? 'the steady state of the prefill and decode pools: the prefill queue, the prompt\'s own prefill, the KV cache\'s move and the decode worker\'s step at its running batch'
+      : 'the steady state of the open loop at the offered rate: the M/D/1 wait for prefill, the request\'s own prefill, and the decode step at the running batch Little\'s law gives';
+    return { title: TIMING_TITLES[id], lines: [`This number is ${what}; the Serving card lists its parts as the engine reports them.`],
+      ops: ops(result, id === 'tpot' ? ['decode'] : ['prefill', 'decode']), anchor: result.disaggregated ? ANCHORS.disaggregated : ANCHORS.server };
+  }
   const tDec = O > 1 ? dec / (O - 1) : NaN;
   switch (id) {
     case 'ttft': {

@@ -297,6 +297,7 @@ export function createForm(presets, { onChange, check, importHf }) {
     $('#micro_batches').placeholder = result?.workload === 'inference' && result.pipeline ? `auto: ${result.pipeline.micro_batches}` : 'auto';
     training.showResolved(result);
     cost.showResolved(result);
+    serving.showResolved(result, current);
   }
 
   return { render, reset, localErrors, showResolved };

@@ -90,7 +90,7 @@ async function start() {
   let lastGood = null;
   let lastGoodScenario = null; // the scenario lastGood is the result of
   let lastFit = null; // engine.fit() of lastGood's scenario (inference only)
-  const fitCache = { key: null, fit: null };
+  const fitCache = new Map(); // scenario text -> engine.fit(): the current one, and pinned offline ones
   const curveRun = { wanted: null, timer: 0 };
   // Controls inside the results (colour of the mapping, the collective and its chips)
   // change only view options.
@@ -99,7 +99,7 @@ async function start() {
   // Sweeps and the curve run in a worker (sweep-client.js); pinned scenarios beside the current (pins.js).
   const sweeper = createSweeper(engine);
   const sweepPanel = createSweepPanel(sweeper, { onView });
-  const pins = createPins(engine, { onChange: () => update(state) });
+  const pins = createPins(engine, { onChange: () => update(state), scenarioOf: (pinned) => resolved(pinned) });
   // Cost against performance for designs around the scenario (tradeoff-panel.js), in the worker.
   const tradeoffPanel = createTradeoffPanel(sweeper, { onView });
   // "How?" beside each headline and cost number: its formula with this result's values (explain.js).
@@ -124,8 +124,11 @@ async function start() {
   // "Does it fit?" for the scenario just evaluated (the same scenario: the same answer).
   function fitOf(scenario) {
     const key = JSON.stringify(scenario);
-    if (fitCache.key !== key) Object.assign(fitCache, { key, fit: engine.fit(scenario) });
-    return fitCache.fit;
+    if (!fitCache.has(key)) {
+      if (fitCache.size >= 8) fitCache.delete(fitCache.keys().next().value); // the oldest
+      fitCache.set(key, engine.fit(scenario));
+    }
+    return fitCache.get(key);
   }
 
   // The curve of an inference scenario that evaluated, after a pause (now: at once, for a

@@ -9,8 +9,9 @@ import { createChart } from './views/chart.js';
 import { createCompareView } from './views/compare-view.js';
 import { MAX_PINS, cleanLabel, pinName } from './compare.js';
 
-// onChange(): the pins changed (the link and the views follow).
-export function createPins(engine, { onChange }) {
+// onChange(): the pins changed (the link and the views follow); scenarioOf(state): the
+// scenario the engine evaluates for a state (main.js: offline takes the largest batch that fits).
+export function createPins(engine, { onChange, scenarioOf = toScenario }) {
   let pins = [];
   let current = null; // the state shown now
   const results = new Map(); // scenario text -> {result, error, scenario}
@@ -46,7 +47,7 @@ export function createPins(engine, { onChange }) {
   });
 
   function evaluated(pin) {
-    const scenario = toScenario(pin);
+    const scenario = scenarioOf(pin);
     const key = JSON.stringify(scenario);
     if (!results.has(key)) {
       const r = engine.evaluate(scenario);

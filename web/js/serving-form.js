@@ -139,5 +139,12 @@ export function createServingForm(presets, { update, readNumber, invalid }) {
     }
   }
 
-  return { render };
+  // Offline: the batch input shows the largest batch that fits, the one the engine ran
+  // (result: the last result of these inputs, or null).
+  function showResolved(result, state) {
+    if (state?.mode === 'training' || state?.workload.serving !== 'offline') return;
+    if (result?.workload === 'inference') $('#batch').value = String(result.scenario.workload.batch);
+  }
+
+  return { render, showResolved };
 }
