@@ -74,6 +74,7 @@ Result evaluate_lengths(const Scenario& s, EvaluateOne one) {
         for (const Node& o : nodes_of(out_mean, l.variance_of(out_mean))) {
             Scenario at = s;
             at.workload.inference.lengths = RequestLengths{};
+            at.workload.inference.lengths.range_ratio = l.range_ratio;  // the loop's arrival spread
             at.workload.inference.input_tokens = i.length;
             at.workload.inference.output_tokens = o.length;
             const Result point = one(at);

@@ -150,7 +150,7 @@ Result evaluate_server(const Scenario& s) {
     Scenario full = s;
     full.workload.inference.mode = ServingMode::concurrency;
     full.workload.inference.batch = slots;
-    Result r = evaluate_concurrency(full);
+    Result r = evaluate_concurrency(full, LoopArrivals::spread);
     // Its network spans point into full's levels; the result must point into s's, which
     // outlives it (the same levels: full differs only in its workload).
     for (DimensionReport& d : r.network) {

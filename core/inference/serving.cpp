@@ -27,19 +27,41 @@ LoopTimes steady_state(const ClosedLoop& c) {
     const double prompt = c.input_tokens * c.prompt_token_s;
     const double work = chunks * c.decode_step_s + prompt;                                   // W
     const double own = f * std::max(budget ? 1.0 : 0.0, chunks) * c.decode_step_s + prompt;  // its chunks
-    LoopTimes t;
+    // A burst of n: k prompts a step, ⌈n/k⌉ steps; the mean prompt waits for half of them.
+    const double k = std::clamp(c.step_prompts, 1.0, c.slots);
+    const double burst_wait = work * (k * (std::ceil(c.slots / k) + 1) / 2 - 1);
+    // The wait behind the others' prompts at request rate x. A round's requests come back
+    // over their spread in decode steps, stretched by the others' prompts that run among them.
+    const double others = (c.slots - 1) * work;
+    auto wait_at = [&](double x) {
+        const double cycle = x > 0 ? c.slots / x : INFINITY;
+        const double window = c.spread_over_cycle ? cycle : std::min(c.spread_tokens * c.decode_step_s + others, cycle);
+        const double load = window > 0 ? others / window : INFINITY;  // ρ_w
+        const double spread = load < 1 ? std::min(md1_wait_s(load, work), burst_wait) : burst_wait;
+        if (c.spread_over_cycle || c.rounds <= 0) return spread;
+        const double rounds = std::max(c.rounds, 1.0);
+        return (burst_wait + (rounds - 1) * spread) / rounds;
+    };
     // E2E(X) in the slots, rising with the request rate X.
     auto times_at = [&](double x) {
-        const double rho = f * x * work, rho_c = f * x * prompt;
+        const double rho_c = f * x * prompt;
         LoopTimes out;
-        out.ttft_s = f * c.decode_step_s / 2 + md1_wait_s(rho, work) + own;
         out.tpot_s = c.decode_step_s / (1 - rho_c);
+        out.ttft_s = f * c.decode_step_s / 2 + wait_at(x) + own;
         out.e2e_s = out.ttft_s + (c.output_tokens - 1) * out.tpot_s;
         return out;
     };
-    // X ∈ (0, X_max): ρ and the prompts' share of the steps stay below 1.
-    const double hi = std::min(f * work > 0 ? 1 / (f * work) : INFINITY, f * prompt > 0 ? 1 / (f * prompt) : INFINITY);
-    t = times_at(closed_loop_rate(c.slots, hi, [&](double x) { return times_at(x).e2e_s; }));
+    // X ∈ (0, X_max): the engine prefills at most 1/W prompts a second (every slot's, its own
+    // too), and the prompts' share of the steps stays below 1.
+    const double hi = std::min(work > 0 ? 1 / work : INFINITY, f * prompt > 0 ? 1 / (f * prompt) : INFINITY);
+    const double x = closed_loop_rate(c.slots, hi, [&](double r) { return times_at(r).e2e_s; });
+    LoopTimes t = times_at(x);
+    // At the prefill bound Little's law holds the cycle at n/X: the rest is a wait for the engine.
+    const double short_by = x > 0 ? c.slots / x - t.e2e_s : 0.0;
+    if (short_by > 0) {
+        t.ttft_s += short_by;
+        t.e2e_s += short_by;
+    }
     t.requests_per_s = c.slots / t.e2e_s;
     t.slot_wait_s = (c.clients - c.slots) / t.requests_per_s;
     t.ttft_s += t.slot_wait_s;
@@ -105,7 +127,7 @@ void to_concurrency(const LoopTimes& t, const Scenario& s, InferenceSummary& sum
 
 }  // namespace
 
-Result evaluate_concurrency(const Scenario& s) {
+Result evaluate_concurrency(const Scenario& s, LoopArrivals arrivals) {
     const InferenceWorkload& w = s.workload.inference;
     const int64_t slots = admitted_slots(s, w.batch);
     // The slots' decode steps and memory. The result's network spans point into the levels
@@ -127,6 +149,15 @@ Result evaluate_concurrency(const Scenario& s) {
     loop.input_tokens = static_cast<double>(w.input_tokens);
     loop.output_tokens = static_cast<double>(w.output_tokens);
     loop.step_prompt_tokens = static_cast<double>(step.step_tokens);
+    loop.step_prompts = static_cast<double>(step.prompts);
+    // A finite run (a benchmark's --num-prompts) starts every client at once and goes in rounds;
+    // an unbounded one is the steady state with the requests spread over the cycle.
+    loop.spread_over_cycle = arrivals == LoopArrivals::spread || w.requests <= 0;
+    // The output lengths' spread: uniform on [r·M, M] around this request's O (M = 2·O/(1 + r)),
+    // of which n draws span (1 − r)·M·(n − 1)/(n + 1) on average.
+    const double r_len = w.lengths.range_ratio;
+    loop.spread_tokens = (1 - r_len) * 2 * loop.output_tokens / (1 + r_len) * (loop.slots - 1) / (loop.slots + 1);
+    if (w.requests > 0) loop.rounds = static_cast<double>(w.requests) / static_cast<double>(s.parallelism.dp) / loop.clients;
     loop.decode_step_s = r.summary.tpot_s.value_or(0.0);
     loop.prompt_token_s = step.token_s;
     to_concurrency(steady_state(loop), s, r.summary);

@@ -20,14 +20,25 @@
 //           queueing networks, Lavenberg & Reiser 1980)
 //   W       = (I/B')·t_d + I·t_p     the engine time one prompt's chunks take (t_d shared with
 //                                    the decodes riding in the same steps; 0 without a budget)
-//   ρ       = f·X·W                  the share of time the prompt queue is busy
-//   TTFT    = f·t_d/2 + ρ/(2(1−ρ))·W + f·max(1, I/B')·t_d + I·t_p  + (N − n)/X
-//             half a step in progress, the M/D/1 wait behind other prompts, its own chunks,
-//             and the wait for a slot
+// The clients arrive in rounds (METHODOLOGY §15.2): a benchmark starts all n at once (a
+// burst), and since every step carries every running decode, each request's decode is held
+// back by the others' prefills as much as theirs by its own, so a round's requests finish
+// within the spread of their output lengths, w = s·TPOT (s = (1 − r)·M_O·(n − 1)/(n + 1)
+// output tokens: the expected range of n lengths uniform on [r·M_O, M_O]; 0 for fixed
+// lengths: lockstep), and come back together:
+//   wait_b  = W·(k·(⌈n/k⌉ + 1)/2 − 1)   the mean wait of a burst of n, prefilled k a step
+//   ρ_w     = (n − 1)·W / min(w, n/X)   the load of the others' prompts over the window they
+//                                      arrive in (over the whole cycle n/X when spread out)
+//   wait_r  = min(ρ_w/(2(1−ρ_w))·W, wait_b)   the M/D/1 wait at that load, at most a burst's
+//   wait    = (wait_b + (R − 1)·wait_r)/R     over a run of R = requests/n rounds (R → ∞:
+//                                            wait_r; with arrivals spread over the cycle, as
+//                                            the server mode's capacity has them: wait_r at w = ∞)
+//   TTFT    = f·t_d/2 + wait + f·max(1, I/B')·t_d + I·t_p  + (N − n)/X
 //   TPOT    = t_d / (1 − f·X·I·t_p)   decode steps stretched by the prompt tokens they carry
 //   E2E     = TTFT + (O − 1)·TPOT,   X·(E2E − (N − n)/X) = n   (Little's law over the slots)
-// solved for the request rate X by bisection (E2E grows with X). Output tokens/s = dp·X·O.
-// One client (n = N = 1) is exactly the static batch of one, back to back.
+// solved for the request rate X by bisection, X·W < 1 (the engine prefills at most 1/W
+// prompts a second; at that bound Little's law sets E2E = n/X and the extra is a wait in
+// TTFT). Output tokens/s = dp·X·O. One client (n = N = 1) is the static batch of one.
 // Memory is the batch of n (every slot holds a request at its longest).
 #include <cstdint>
 #include <functional>
@@ -46,6 +57,12 @@ struct ClosedLoop {
     double input_tokens = 1;  // I
     double output_tokens = 1; // O
     double step_prompt_tokens = 0;  // B'; 0: prefill-first, no budget
+    double step_prompts = 1;        // k, the prompts one step prefills together
+    // How a round's requests come back: within spread_tokens·TPOT of each other (0: all at
+    // once, lockstep), or spread over the whole cycle (the steady state of random arrivals).
+    bool spread_over_cycle = false;
+    double spread_tokens = 0;       // s
+    double rounds = 0;              // R = requests/n of a finite run; 0: unbounded
 };
 
 struct LoopTimes {
@@ -82,7 +99,12 @@ struct PromptStep {
 };
 PromptStep prompt_step(const Scenario& s, int64_t running, int64_t prompts_cap);
 
+// How the clients' requests arrive at the engine: in rounds that start with a burst and
+// return within their output lengths' spread (a benchmark client's closed loop), or spread
+// over the cycle (the server mode's capacity, under Poisson arrivals).
+enum class LoopArrivals { rounds, spread };
+
 // Precondition: check_scenario(s) passed and s's mode is concurrency.
-Result evaluate_concurrency(const Scenario& s);
+Result evaluate_concurrency(const Scenario& s, LoopArrivals arrivals = LoopArrivals::rounds);
 
 }  // namespace envelope

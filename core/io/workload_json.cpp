@@ -80,10 +80,8 @@ InferenceWorkload read_inference(JsonReader& r) {
     w.mode = kModes[r.choice_or("mode", {"static", "concurrency", "server"}, 0)];
     w.batch = r.integer("batch", 1, kMaxBatch);
     read_lengths(r, w);
-    if (w.mode == ServingMode::server) {
-        w.request_rate = r.number("request_rate", 1e-9, 1e9);
-        w.requests = r.integer_or("requests", 1, kMaxBatch, 0);
-    }
+    if (w.mode == ServingMode::server) w.request_rate = r.number("request_rate", 1e-9, 1e9);
+    if (w.mode != ServingMode::static_batch) w.requests = r.integer_or("requests", 1, kMaxBatch, 0);
     w.precision = read_precision_plan(r);
     w.flash_attention = r.boolean_or("flash_attention", true);
     w.speculative = read_speculative(r);
@@ -179,7 +177,7 @@ Json to_json(const Workload& w) {
     if (i.prefill_chunk > 0) j["prefill_chunk"] = i.prefill_chunk;
     if (i.lengths.range_ratio < 1) j["length_distribution"] = {{"kind", "uniform"}, {"range_ratio", i.lengths.range_ratio}};
     if (i.mode == ServingMode::server) j["request_rate"] = i.request_rate;
-    if (i.mode == ServingMode::server && i.requests > 0) j["requests"] = i.requests;
+    if (i.mode != ServingMode::static_batch && i.requests > 0) j["requests"] = i.requests;
     if (i.speculative.on()) {
         j["speculative"] = {{"draft_tokens", i.speculative.draft_tokens}, {"acceptance_rate", i.speculative.acceptance}};
         if (i.speculative.draft) j["speculative"]["draft_model"] = to_json(*i.speculative.draft);

@@ -229,7 +229,10 @@ double offered_rate(const Json& inf) {
 // Inference: one replica of tp chips; dp replicas make the job.
 void read_inference(const Json& doc, MeasuredCase& c) {
     const Json& hw = member(doc, "hardware", "case");
-    const Json& inf = member(doc, "inference", "case");
+    member(doc, "inference", "case");  // a case without the block: an error naming it
+    // The case's block with what annotations.json supplies where the case is silent.
+    const Json annotated = annotated_block(doc, "inference");
+    const Json& inf = annotated;
     const std::string mode = optional_member(inf, "mode") ? text(inf, "mode", "inference") : "static";
     const Json* batch = optional_member(inf, "batch");
     if (mode == "offline_max_throughput" && !batch) {
@@ -258,6 +261,11 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     const std::string kv_cache =
         format("kv_precision", activations == "fp4" || activations == "int4" ? "fp8" : activations);
 
+    // random_range_ratio (EXTENSIONS.md): the stated lengths are the largest L of lengths
+    // uniform on [r·L, L] (InferenceX's --random-range-ratio), whose mean is (1 + r)/2·L.
+    const Json* range = optional_member(inf, "random_range_ratio");
+    const double range_ratio = range ? number_in(inf, "random_range_ratio", "inference", 0, 1) : 1.0;
+    const double range_mean = (1 + range_ratio) / 2;
     c.scenario = {
         {"name", c.id},
         {"model", model_of(member(doc, "model", "case"))},
@@ -271,8 +279,8 @@ void read_inference(const Json& doc, MeasuredCase& c) {
           {"batch", batch ? clients_per_replica(count(inf, "batch", "inference"), mode, c.replicas)
                     : mode == "server" ? kServerBatchLimit : 1},
           // A mean length need not be an integer (FORMAT.md): inference/lengths.hpp.
-          {"input_tokens", number_in(inf, "input_tokens", "inference", 1, kMaxCount)},
-          {"output_tokens", number_in(inf, "output_tokens", "inference", 1, kMaxCount)},
+          {"input_tokens", number_in(inf, "input_tokens", "inference", 1, kMaxCount) * range_mean},
+          {"output_tokens", number_in(inf, "output_tokens", "inference", 1, kMaxCount) * range_mean},
           {"precision", {{"weights", weights}, {"kv_cache", kv_cache}, {"activations", activations}}}}}};
     // The experts' tensor-parallel degree when the case states it (parallel/expert_layout.hpp).
     if (optional_member(inf, "moe_tp")) c.scenario["parallelism"]["moe_tp"] = count(inf, "moe_tp", "inference");
@@ -291,9 +299,10 @@ void read_inference(const Json& doc, MeasuredCase& c) {
         skip("mean request lengths in " + mode + " mode are not scored yet (the public cases of that kind are off by 194 %: "
              "large-batch and MoE/MLA decode, METHODOLOGY §15.6)");
     }
-    if (mode == "server") {
-        c.scenario["workload"]["request_rate"] = offered_rate(inf);
-        if (optional_member(inf, "num_requests")) c.scenario["workload"]["requests"] = count(inf, "num_requests", "inference");
+    if (range) c.scenario["workload"]["length_distribution"] = {{"kind", "uniform"}, {"range_ratio", range_ratio}};
+    if (mode == "server") c.scenario["workload"]["request_rate"] = offered_rate(inf);
+    if ((mode == "server" || mode == "concurrency") && optional_member(inf, "num_requests")) {
+        c.scenario["workload"]["requests"] = count(inf, "num_requests", "inference");
     }
     read_disaggregated(doc, c);  // its pools, when it is served disaggregated
 }

@@ -97,8 +97,9 @@ struct InferenceWorkload {
     RequestLengths lengths;
     // server mode: requests per second offered to the whole job (all replicas together).
     double request_rate = 0;
-    // server mode: the requests of a finite run (a benchmark's --num-prompts); 0: unbounded.
-    // Rates are then over the run: N requests from the first arrival to the last completion.
+    // The requests of a finite run (a benchmark's --num-prompts); 0: unbounded. server mode:
+    // rates are then over the run, N requests from the first arrival to the last completion;
+    // concurrency mode: the run's rounds, the first a burst of every client (serving.hpp).
     int64_t requests = 0;
 
     // Prompt tokens prefill finds cached: ⌊hit · input⌋, leaving at least one to compute.

@@ -37,17 +37,19 @@ TEST_CASE("one client in a closed loop is a static batch of one, back to back") 
 
 TEST_CASE("the closed loop's steady state, worked by hand") {
     // Two clients, no token budget (prefill-first steps), decode steps of no time, prompts of
-    // P = 100 tokens × 1 ms = 0.1 s. A request sees the other one (f = 1/2): with u = X·P,
-    // ρ = u/2 and TTFT = P·(1 + ρ/(2(1 − ρ))) = P·(1 + u/(4 − 2u)); Little's law X·TTFT = 2
-    // gives u(4 − u) = 8 − 4u, u² − 8u + 8 = 0, u = 4 − 2√2, and TTFT = (1 + 1/√2)·P.
+    // P = 100 tokens × 1 ms = 0.1 s. The engine does nothing but prefill: each client's next
+    // prompt is back the moment its last one ends, so the engine prefills one prompt every
+    // 0.1 s (X = 1/P = 10/s, its prefill capacity) and each request waits for the other's
+    // whole prompt: TTFT = E2E = 2/X = 0.2 s. (The M/D/1 wait alone, P·(1 + u/(4 − 2u)) at
+    // u = 4 − 2√2, would need X = 11.7/s, more prompts than the engine can prefill.)
     ClosedLoop two;
     two.clients = two.slots = 2;
     two.prompt_token_s = 1e-3;
     two.input_tokens = 100;
     two.output_tokens = 10;
     const LoopTimes t = steady_state(two);
-    CHECK(t.ttft_s == doctest::Approx(0.1 * (1 + 1 / std::sqrt(2.0))).epsilon(1e-9));
-    CHECK(t.requests_per_s == doctest::Approx((4 - 2 * std::sqrt(2.0)) / 0.1).epsilon(1e-9));
+    CHECK(t.ttft_s == doctest::Approx(0.2).epsilon(1e-9));
+    CHECK(t.requests_per_s == doctest::Approx(10.0).epsilon(1e-9));
     CHECK(t.tpot_s == 0);
     // Ten clients, one slot: the slot's request takes P + 10 decode steps of 10 ms = 0.2 s, so
     // a request waits for the 9 ahead of it, 1.8 s, before its own prefill: TTFT 1.9 s.
@@ -64,6 +66,46 @@ TEST_CASE("the closed loop's steady state, worked by hand") {
     CHECK(q.ttft_s == doctest::Approx(1.9));
     CHECK(q.e2e_s == doctest::Approx(2.0));
     CHECK(q.tpot_s == doctest::Approx(0.01));
+}
+
+TEST_CASE("a benchmark's rounds: a burst, then lockstep or the spread of the output lengths, by hand") {
+    // Four clients, prefill-first steps (no budget), P = 100 tokens × 1 ms = 0.1 s a prompt,
+    // decode steps of 10 ms, f = 3/4, half a step in progress f·t_d/2 = 3.75 ms.
+    // A burst of 4, one a step: the mean prompt waits (4 + 1)/2 − 1 = 1.5 prompts, 0.15 s.
+    // Fixed lengths: the requests finish together (each decode is held back by the others'
+    // prompts as much as theirs by its own) and every round is a burst again:
+    // TTFT = 3.75 ms + 0.15 + 0.1 = 0.25375 s. With O = 11, TPOT = 0.01/(1 − 0.075·X) and
+    // X·(TTFT + 10·TPOT) = 4: 0.01903125·X² − 0.65375·X + 4 = 0, X = 7.96577/s.
+    ClosedLoop four;
+    four.clients = four.slots = 4;
+    four.decode_step_s = 0.01;
+    four.prompt_token_s = 1e-3;
+    four.input_tokens = 100;
+    four.output_tokens = 11;
+    four.rounds = 10;
+    const LoopTimes lock = steady_state(four);
+    CHECK(lock.ttft_s == doctest::Approx(0.25375).epsilon(1e-9));
+    const double b = 0.65375, disc = b * b - 4 * 0.01903125 * 4;
+    CHECK(lock.requests_per_s == doctest::Approx((b - std::sqrt(disc)) / (2 * 0.01903125)).epsilon(1e-9));
+    CHECK(lock.requests_per_s == doctest::Approx(7.96577).epsilon(1e-5));
+    // Lengths spread over 40 decode steps (0.4 s) and two rounds (8 requests): the second
+    // round comes back over 0.4 s + the others' 0.3 s of prompts = 0.7 s, a load of 3/7,
+    // whose M/D/1 wait is (3/7)/(2·4/7)·0.1 = 0.0375 s; over the two rounds
+    // (0.15 + 0.0375)/2 = 0.09375 s, TTFT = 3.75 ms + 0.09375 + 0.1 = 0.1975 s. With O = 101:
+    // X·(0.1975 + 100·0.01/(1 − 0.075·X)) = 4, 0.0148125·X² − 1.4975·X + 4 = 0, X = 2.74569/s
+    // (a cycle of 4/X = 1.46 s, longer than the 0.7 s window, which therefore holds).
+    ClosedLoop spread = four;
+    spread.output_tokens = 101;
+    spread.spread_tokens = 40;
+    spread.rounds = 2;
+    const LoopTimes s = steady_state(spread);
+    CHECK(s.ttft_s == doctest::Approx(0.1975).epsilon(1e-9));
+    CHECK(s.requests_per_s == doctest::Approx(2.74569).epsilon(1e-5));
+    // One round is the burst alone; unbounded rounds, the spread rounds alone.
+    spread.rounds = 1;
+    CHECK(steady_state(spread).ttft_s == doctest::Approx(0.25375).epsilon(1e-9));
+    spread.rounds = 0;
+    CHECK(steady_state(spread).ttft_s == doctest::Approx(0.14125).epsilon(1e-9));
 }
 
 TEST_CASE("N clients under chunked prefill: prompts batch into steps, Little's law holds") {
