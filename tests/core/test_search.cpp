@@ -304,6 +304,14 @@ TEST_CASE("search: requests: every bad field named with its range") {
     CHECK(error_of("{\"search\": \"serving\", " + serving + ", \"space\": {\"weights\": [\"fp9\"]}}")["path"] ==
           "space.weights[0]");
     CHECK(error_of("{\"search\": \"serving\", " + serving + ", \"request_rate\": 0}")["path"] == "request_rate");
+    // A space over the limit is refused before anything is evaluated.
+    Json many = Json::array();
+    for (int i = 1; i <= 64; ++i) many.push_back(i);
+    CHECK(error_of("{\"search\": \"serving\", " + serving + ", \"chips\": 64, \"space\": {\"batch\": " + to_text(many) +
+                   ", \"weights\": [\"bf16\", \"fp8\", \"int8\", \"fp16\"], \"kv_cache\": [\"bf16\", \"fp8\", \"int8\", \"fp16\"], "
+                   "\"ep\": " + to_text(many) + "}}")["path"] == "space");
+    CHECK(error_of("{\"search\": \"training\", " + scenario + ", \"chips\": 1024, \"space\": {\"micro_batch\": " +
+                   to_text(many) + ", \"virtual_stages\": " + to_text(many) + "}}")["path"] == "space");
     const Json msg = error_of("{\"search\": \"training\", " + scenario + ", \"space\": {\"zero\": [4]}}");
     CHECK(msg["path"] == "space.zero[0]");
     CHECK(msg["message"].get<std::string>().find("3") != std::string::npos);
