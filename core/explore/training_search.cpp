@@ -137,6 +137,10 @@ Scenario apply_point(const Scenario& base, const SearchPoint& p, SearchKind kind
         s.workload.training.recompute = p.recompute;
         s.system.count = std::max(s.system.count, p.chips);
     } else {
+        if (p.pools) {
+            s.disaggregated = p.pools;
+            s.system.count = std::max(s.system.count, p.chips);
+        }
         s.workload.inference.batch = p.batch;
         s.workload.inference.precision = p.precision;
     }

@@ -226,6 +226,13 @@ int main() {
                         "evaluated) in %.3f s = %.0f candidates/s, %.0f evaluations/s\n",
                         static_cast<long long>(found.counts.enumerated), static_cast<long long>(found.counts.evaluated), t,
                         static_cast<double>(found.counts.enumerated) / t, static_cast<double>(found.counts.evaluated) / t);
+            space.layouts = ServingLayouts::disaggregated;
+            const double td = median_seconds([&] { found = search_serving(base, space, slo, 10, 10);
+                                                   g_sink = g_sink + found.front.size(); }, 3, 0.001);
+            std::printf("  serving, the same, disaggregated pools: %lld candidates (%lld evaluated) in %.3f s = %.0f "
+                        "candidates/s\n",
+                        static_cast<long long>(found.counts.enumerated), static_cast<long long>(found.counts.evaluated), td,
+                        static_cast<double>(found.counts.enumerated) / td);
         }
     }
 

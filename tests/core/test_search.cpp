@@ -316,3 +316,39 @@ TEST_CASE("search: requests: every bad field named with its range") {
     CHECK(msg["path"] == "space.zero[0]");
     CHECK(msg["message"].get<std::string>().find("3") != std::string::npos);
 }
+
+TEST_CASE("search: disaggregated pools, each point the scenario with its pools evaluated alone, within the chips") {
+    const Scenario base = parse_scenario(parse_json_text(R"({"model": "llama-3.1-8b",
+        "system": {"preset": "dgx-h100", "count": 8},
+        "workload": {"kind": "inference", "mode": "concurrency", "batch": 1, "input_tokens": 4000, "output_tokens": 200,
+                     "precision": "fp8"}})"));
+    ServingSpace space;
+    space.max_chips = 4;
+    space.layouts = ServingLayouts::disaggregated;
+    space.prefill_tp = {1, 2};
+    space.decode_tp = {1, 2};
+    space.batch_points = 4;
+    // Pools within 4 chips by hand: (prefill TP, decode TP) = (1,1): x + y <= 4, 6 pairs;
+    // (1,2): x + 2y <= 4, 2; (2,1): 2x + y <= 4, 2; (2,2): 2x + 2y <= 4, 1. 11 pool pairs x 4
+    // client counts = 44 candidates.
+    const ServingSearch found = search_serving(base, space, Slo{}, 0, 100);
+    const SearchCounts& c = found.counts;
+    CHECK(c.enumerated == 44);
+    CHECK(c.enumerated == c.invalid + c.pruned_bound + c.over_memory + c.dominated + c.evaluated);
+    REQUIRE(!found.top.empty());
+    for (const SearchPoint& p : found.top) {
+        REQUIRE(p.pools.has_value());
+        CHECK(p.chips == p.pools->chips());
+        CHECK(p.chips <= 4);
+        const Scenario s = apply_point(base, p, SearchKind::serving);
+        check_scenario(s);
+        const Result r = evaluate(s);
+        CHECK(r.summary.output_tokens_per_s_per_chip == p.output_tokens_per_s_per_chip);
+        CHECK(r.summary.ttft_s == p.ttft_s);
+    }
+    // Asking for pools outside the concurrency mode is an error naming the field.
+    const Json e = parse_json_text(search_json(R"({"search": "serving", "layouts": "disaggregated",
+        "scenario": {"model": "llama-3.1-8b", "system": "dgx-h100",
+                     "workload": {"kind": "inference", "batch": 1, "input_tokens": 10, "output_tokens": 10, "precision": "bf16"}}})"));
+    CHECK(e["error"]["path"] == "layouts");
+}
