@@ -1,10 +1,13 @@
 #include "explore/disaggregated_search.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "common/error.hpp"
 #include "evaluate.hpp"
 #include "explore/space_values.hpp"
+#include "inference/evaluate.hpp"
 #include "inference/sweep.hpp"
 #include "io/schema_limits.hpp"
 
@@ -30,7 +33,9 @@ PoolLayouts layouts_for(const Scenario& base, const ServingSpace& space, int64_t
     l.prefill_tp = or_default(space.prefill_tp, divisors_up_to(max_chips, domain));
     l.decode_tp = or_default(space.decode_tp, divisors_up_to(max_chips, domain));
     l.decode_dp = or_default(space.decode_dp, experts > 0 ? divisors_up_to(max_chips, domain) : std::vector<int64_t>{1});
-    l.decode_ep = or_default(space.ep, experts > 0 ? divisors_up_to(experts, max_chips) : std::vector<int64_t>{1});
+    // EP 0: the worker's own chips (ep = tp · dp: wide expert parallelism over the worker, the
+    // engines' practice for a mixture; the check refuses it where it does not divide the experts).
+    l.decode_ep = or_default(space.ep, std::vector<int64_t>{experts > 0 ? 0 : 1});
     return l;
 }
 
@@ -42,7 +47,8 @@ void for_each_pools(const PoolLayouts& l, int64_t max_chips, F&& f) {
         for (int64_t dtp : l.decode_tp) {
             for (int64_t ddp : l.decode_dp) {
                 const int64_t worker_d = dtp * ddp;
-                for (int64_t dep : l.decode_ep) {
+                for (int64_t listed_ep : l.decode_ep) {
+                    const int64_t dep = listed_ep == 0 ? worker_d : listed_ep;
                     for (int64_t xp = 1; xp * ptp + worker_d <= max_chips; ++xp) {
                         for (int64_t xd = 1; xp * ptp + xd * worker_d <= max_chips; ++xd) f(ptp, dtp, ddp, dep, xp, xd);
                     }
@@ -56,6 +62,30 @@ int64_t per_pools(const ServingSpace& space) {
     const auto formats = static_cast<int64_t>(std::max<std::size_t>(space.weights.size(), 1) *
                                               std::max<std::size_t>(space.kv_cache.size(), 1));
     return formats * static_cast<int64_t>(space.batch.empty() ? space.batch_points : space.batch.size());
+}
+
+// One worker of a pool, alone: its layout on its own chips (the prefill worker generating one
+// token). Its weights per chip are in every pool's memory whatever its batch, chunks or
+// clients (inference_memory.hpp: total = weights + KV cache + activations), so a worker whose
+// weights alone exceed the chip fits in no pool: every candidate with it is pruned by that bound.
+// Returns 0: its weights fit, 1: they do not, 2: refused by the checks.
+int worker_state(const Scenario& base, const Parallelism& layout, bool prefill) {
+    Scenario w = base;
+    w.disaggregated.reset();
+    w.parallelism = layout;
+    w.system.count = layout.chips();
+    w.workload.inference.mode = ServingMode::static_batch;
+    w.workload.inference.batch = 1;
+    if (prefill) w.workload.inference.output_tokens = 1;
+    try {
+        check_scenario(w);
+    } catch (const InputError&) {
+        return 2;
+    }
+    for (const InferenceMemory& m : inference_memory_of(w)) {
+        if (m.weights_bytes > m.capacity_bytes) return 1;
+    }
+    return 0;
 }
 
 }  // namespace
@@ -76,12 +106,14 @@ void search_disaggregated(const Scenario& base, const ServingSpace& space, const
     Scenario s = base;
     s.system.count = std::max(base.system.count, max_chips);
     s.parallelism = Parallelism{};
+    std::map<std::tuple<bool, int64_t, int64_t, int64_t, int, int>, int> workers;
     for_each_pools(layouts_for(base, space, max_chips), max_chips,
                    [&](int64_t ptp, int64_t dtp, int64_t ddp, int64_t dep, int64_t xp, int64_t xd) {
         Disaggregated d;
         d.prefill.workers = xp;
         d.prefill.layout.tp = ptp;
-        d.prefill.layout.ep = 1;
+        // A mixture's prefill worker spreads its experts over its TP chips (folded EP).
+        d.prefill.layout.ep = model_experts(base.model) > 0 && model_experts(base.model) % ptp == 0 ? ptp : 1;
         d.decode.workers = xd;
         d.decode.layout.tp = dtp;
         d.decode.layout.dp = ddp;
@@ -92,6 +124,25 @@ void search_disaggregated(const Scenario& base, const ServingSpace& space, const
                 InferenceWorkload& iw = s.workload.inference;
                 iw.precision.weights = w;
                 iw.precision.kv_cache = kv;
+                // Each worker layout alone, once per format (cached): the bound above.
+                const auto state_of = [&](const Parallelism& layout, bool prefill) {
+                    const auto key = std::make_tuple(prefill, layout.tp, layout.dp, layout.ep, static_cast<int>(w),
+                                                     static_cast<int>(kv));
+                    auto it = workers.find(key);
+                    if (it == workers.end()) it = workers.emplace(key, worker_state(s, layout, prefill)).first;
+                    return it->second;
+                };
+                const int ps = state_of(d.prefill.layout, true), ds = state_of(d.decode.layout, false);
+                if (ps == 2 || ds == 2) {
+                    counts.enumerated += size;
+                    counts.invalid += size;
+                    continue;
+                }
+                if (ps == 1 || ds == 1) {
+                    counts.enumerated += size;
+                    counts.pruned_bound += size;
+                    continue;
+                }
                 // The probe: more clients than any pool admits, so that its decode slots are the
                 // KV cache's and the batch limit's, not the clients'.
                 iw.batch = limits::kMaxBatch;
