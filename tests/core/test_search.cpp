@@ -352,3 +352,25 @@ TEST_CASE("search: disaggregated pools, each point the scenario with its pools e
                      "workload": {"kind": "inference", "batch": 1, "input_tokens": 10, "output_tokens": 10, "precision": "bf16"}}})"));
     CHECK(e["error"]["path"] == "layouts");
 }
+
+TEST_CASE("search: a training front over chip counts is non-dominated in step time against cost, each point's cost its own") {
+    const Scenario base = training_scenario("llama-3-8b", 32, 64, 4096, 80);
+    TrainingSpace sp;
+    sp.chips = {8, 16, 32};
+    sp.recompute = {Recompute::selective};
+    sp.zero = {1};
+    const TrainingSearch found = search_training(base, sp, TrainingRank::cost, 5);
+    REQUIRE(found.front.size() >= 2);  // more chips: faster, and here dearer per step
+    CHECK(found.priced);                // the H100 preset's cloud price per chip-hour
+    const auto cost = [](const SearchPoint& p) { return *p.usd_per_step; };
+    for (const SearchPoint& a : found.front) {
+        CHECK(a.chip_hours_per_step == doctest::Approx(a.step_time_s * static_cast<double>(a.chips) / 3600));
+        for (const SearchPoint& b : found.front) {
+            CHECK_FALSE((a.step_time_s <= b.step_time_s && cost(a) <= cost(b) &&
+                         (a.step_time_s < b.step_time_s || cost(a) < cost(b))));
+        }
+    }
+    // The cheapest candidate (rank: cost) is on the front, as its cheapest end.
+    REQUIRE(!found.top.empty());
+    CHECK(cost(found.front.back()) == cost(found.top.front()));
+}
