@@ -11,6 +11,7 @@
 #include "io/collective_json.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
+#include "io/require_json.hpp"
 #include "io/search_json.hpp"
 #include "io/sweep_json.hpp"
 #include "io/tradeoff_json.hpp"
@@ -153,6 +154,8 @@ std::string curve_json(std::string_view text) { return guarded(text, curve_docum
 std::string sweep_json(std::string_view text) { return guarded(text, sweep_document); }
 
 std::string search_json(std::string_view text) { return guarded(text, search_document); }
+
+std::string require_json(std::string_view text) { return guarded(text, require_document); }
 
 std::string collective_json(std::string_view text) { return guarded(text, collective_document); }
 

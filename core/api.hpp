@@ -36,6 +36,11 @@ std::string sweep_json(std::string_view request_text);
 // configurations, the Pareto front and what the search counted out. Never throws.
 std::string search_json(std::string_view request_text);
 
+// Requirement analysis (io/require_json.hpp, explore/requirement.hpp): {"scenario", "slo"} in;
+// the least peak FLOP/s, HBM bandwidth and capacity, scale-up and scale-out bandwidth that
+// meet it, each alone, and which binds. Never throws.
+std::string require_json(std::string_view request_text);
+
 // Hardware knobs swept against performance and cost (cost/trade_off.hpp, io/tradeoff_json.hpp):
 // {"scenario", "knobs": [{"knob", "values"}, ...]} in; {"ok": true, "workload", "knobs",
 // "base_package_usd", "points": [{"setting", "ok", "fits", "pareto", ...}]} out. Never throws.

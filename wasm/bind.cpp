@@ -11,6 +11,11 @@
 //                                  undefined/null for the config's own; same contract
 //   sweep(request)     -> string   an inference scenario along one axis: {"scenario", "axis",
 //                                  "values" | "range"} (core/io/sweep_json.hpp), same contract
+//   search(request)    -> string   a configuration search, training or serving: {"search",
+//                                  "scenario", "chips", "space", …} (core/io/search_json.hpp),
+//                                  same contract
+//   require(request)   -> string   the least of each chip resource that meets a target:
+//                                  {"scenario", "slo"} (core/io/require_json.hpp), same contract
 //   tradeoff(request)  -> string   hardware knobs against performance and cost: {"scenario",
 //                                  "knobs"} (core/io/tradeoff_json.hpp), same contract
 //   packageCost(pkg)   -> string   an accelerator package's cost by part, same contract
@@ -104,6 +109,16 @@ std::string curve(emscripten::val scenario) { return text_call(scenario, "curve"
 // sweep(): the request {"scenario", "axis", "values" | "range"} as JSON text.
 std::string sweep(emscripten::val request) { return text_call(request, "sweep", "request", envelope::sweep_json); }
 
+// search() and require(): a configuration search (core/io/search_json.hpp) and a requirement
+// analysis (core/io/require_json.hpp), the request as JSON text. A search runs to the end in
+// one call (about a second for the largest bundled request natively): the page calls it from
+// a Web Worker.
+std::string search(emscripten::val request) { return text_call(request, "search", "request", envelope::search_json); }
+
+std::string require(emscripten::val request) {
+    return text_call(request, "require", "request", envelope::require_json);
+}
+
 // tradeoff() and packageCost(): the request or the package document as JSON text.
 std::string tradeoff(emscripten::val request) {
     return text_call(request, "tradeoff", "request", envelope::tradeoff_json);
@@ -143,6 +158,8 @@ EMSCRIPTEN_BINDINGS(envelope) {
     emscripten::function("fit", &fit);
     emscripten::function("curve", &curve);
     emscripten::function("sweep", &sweep);
+    emscripten::function("search", &search);
+    emscripten::function("require", &require);
     emscripten::function("tradeoff", &tradeoff);
     emscripten::function("packageCost", &package_cost);
     emscripten::function("importHf", &import_hf);

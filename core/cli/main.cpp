@@ -17,6 +17,8 @@
 //                                   one inference scenario along one axis (cli/sweep_command.cpp)
 //   envelope search REQUEST.json    a configuration search, training or serving (api.hpp search_json,
 //                                   io/search_json.hpp): the best layouts, the Pareto front
+//   envelope require REQUEST.json   the least of each chip resource that meets a target, and which
+//                                   binds (api.hpp require_json, io/require_json.hpp)
 //   envelope import-hf CONFIG.json [--name NAME]
 //                                   a Hugging Face config.json as a model document
 //                                   (cli/import_hf_command.cpp)
@@ -62,6 +64,8 @@ const char* kUsage =
     "       envelope sweep SCENARIO.json --axis AXIS (--values V,V,... | --range FROM TO POINTS) [--json]\n"
     "                                     evaluate at each value of batch, input_tokens, output_tokens or tp\n"
     "       envelope search REQUEST.json  search training or serving layouts: best, Pareto front, fewest chips\n"
+    "       envelope require REQUEST.json the least FLOP/s, HBM bandwidth and capacity, scale-up and scale-out\n"
+    "                                     bandwidth that meet a target, each alone, and which binds\n"
     "       envelope tradeoff REQUEST.json  hardware knobs against performance and cost, Pareto front marked\n"
     "       envelope package-cost PACKAGE.json\n"
     "                                     an accelerator package's manufacturing cost by part\n"
@@ -169,6 +173,7 @@ int main(int argc, char** argv) {
     if (cmd == "fit" && argc == 3) return scenario_call(argv[2], envelope::fit_json);
     if (cmd == "curve" && argc == 3) return scenario_call(argv[2], envelope::curve_json);
     if (cmd == "search" && argc == 3) return scenario_call(argv[2], envelope::search_json);
+    if (cmd == "require" && argc == 3) return scenario_call(argv[2], envelope::require_json);
     if (cmd == "tradeoff" && argc == 3) return scenario_call(argv[2], envelope::tradeoff_json);
     if (cmd == "package-cost" && argc == 3) return scenario_call(argv[2], envelope::package_cost_json);
     if (cmd == "sweep") return envelope::cli::sweep_command(argc - 1, argv + 1);

@@ -5,6 +5,10 @@
 
 namespace envelope {
 
+// The most candidates one search enumerates (a request over it is an error at "space"): about
+// a minute and a half natively at the training search's rate.
+inline constexpr int64_t kMaxSearchCandidates = 1'000'000;
+
 struct SearchCounts {
     int64_t enumerated = 0;     // candidates in the space
     int64_t invalid = 0;        // refused by the scenario checks (divisibility, batch split, formats)

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "workload/disaggregated.hpp"
+
 #include "common/precision.hpp"
 #include "workload/inference.hpp"
 #include "parallel/parallelism.hpp"
@@ -22,6 +24,10 @@ struct SearchPoint {
     int64_t batch = 1;                          // serving: workload.batch (the concurrency per replica)
     PrecisionPlan precision;                    // serving: workload.precision (the search moves
                                                 // weights and kv_cache; the rest is the scenario's)
+
+    // serving, disaggregated: the two pools (parallelism is then unused); batch holds the
+    // deployment's clients
+    std::optional<Disaggregated> pools;
 
     int64_t chips = 1;             // chips one copy of the configuration uses
     double memory_bytes = 0;       // per chip, the stage that needs the most

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "evaluate.hpp"
+#include "explore/disaggregated_search.hpp"
 #include "explore/pareto.hpp"
 #include "explore/space_values.hpp"
 #include "inference/max_batch.hpp"
@@ -48,19 +49,41 @@ ServingSearch search_serving(const Scenario& base, const ServingSpace& space, co
     const std::vector<Precision> kvs = or_default(space.kv_cache, {base.workload.inference.precision.kv_cache});
     const double out_tokens = output_tokens_of(base.workload.inference);
 
+    // Attention-DP ranks matter to a mixture of experts (the experts spread over them); a dense
+    // model's replicas only multiply its throughput: the fewest-chips answer counts them.
+    const auto dps_for = [&](int64_t tp, int64_t pp) {
+        return or_default(space.dp, experts > 0 ? divisors_up_to(max_chips / (tp * pp), max_chips) : std::vector<int64_t>{1});
+    };
+    const auto per_layout = static_cast<int64_t>(space.batch.empty() ? space.batch_points : space.batch.size());
+    const bool aggregated = space.layouts != ServingLayouts::disaggregated;
+    const bool disaggregated = space.layouts != ServingLayouts::aggregated;
+    int64_t total = disaggregated ? disaggregated_space_size(base, space, max_chips) : 0;
+    if (total > kMaxSearchCandidates) {
+        throw InputError("space", "holds more than " + std::to_string(kMaxSearchCandidates) + " candidates; give shorter lists");
+    }
+    for (int64_t tp : aggregated ? tps : std::vector<int64_t>{}) {
+        for (int64_t pp : pps) {
+            if (tp * pp > max_chips) continue;
+            for (int64_t dp : dps_for(tp, pp)) {
+                if (tp * pp * dp > max_chips) continue;
+                total += static_cast<int64_t>(eps.size() * mtps.size() * ws.size() * kvs.size()) * per_layout;
+                if (total > kMaxSearchCandidates) {
+                    throw InputError("space", "holds more than " + std::to_string(kMaxSearchCandidates) +
+                                                  " candidates; give shorter lists");
+                }
+            }
+        }
+    }
+
     std::vector<SearchPoint> found;
     Scenario s = base;
     s.system.count = std::max(base.system.count, max_chips);
     s.parallelism.stage_layers.clear();
-    for (int64_t tp : tps) {
+    if (disaggregated) search_disaggregated(base, space, slo, max_chips, found, out.counts);
+    for (int64_t tp : aggregated ? tps : std::vector<int64_t>{}) {
         for (int64_t pp : pps) {
             if (tp * pp > max_chips) continue;
-            // Attention-DP ranks matter to a mixture of experts (the experts spread over them);
-            // a dense model's replicas only multiply its throughput: the fewest-chips answer
-            // counts them.
-            const std::vector<int64_t> dps =
-                or_default(space.dp, experts > 0 ? divisors_up_to(max_chips / (tp * pp), max_chips) : std::vector<int64_t>{1});
-            for (int64_t dp : dps) {
+            for (int64_t dp : dps_for(tp, pp)) {
                 if (tp * pp * dp > max_chips) continue;
                 for (int64_t ep : eps) {
                     for (int64_t mtp : mtps) {

@@ -19,8 +19,17 @@
 
 namespace envelope {
 
+// Which serving layouts to search: one engine per replica, separate prefill and decode pools
+// (the concurrency mode only), or both.
+enum class ServingLayouts { aggregated, disaggregated, both };
+inline constexpr const char* kServingLayoutNames[] = {"aggregated", "disaggregated", "both"};
+
 struct ServingSpace {
     int64_t max_chips = 0;                 // 0: the scenario's system count
+    ServingLayouts layouts = ServingLayouts::aggregated;
+    // disaggregated: the prefill worker's TP, the decode worker's TP and attention-DP ranks
+    // (a mixture of experts; EP from `ep`); workers of each pool from 1 up to the chips
+    std::vector<int64_t> prefill_tp, decode_tp, decode_dp;
     std::vector<int64_t> tp, pp, dp, ep, moe_tp;   // empty: defaults (METHODOLOGY §38.3)
     std::vector<int64_t> batch;            // empty: `batch_points` geometric values up to the largest that fits
     int batch_points = 12;
@@ -51,7 +60,7 @@ struct ServingSearch {
 };
 
 // Precondition: base is an inference scenario that parses, aggregated (no disaggregated
-// pools). request_rate: requests per second to serve, 0: not asked.
+// pools); disaggregated layouts need its concurrency mode. request_rate: requests per second to serve, 0: not asked.
 ServingSearch search_serving(const Scenario& base, const ServingSpace& space, const Slo& slo, double request_rate,
                              int top);
 

@@ -137,107 +137,145 @@ Scenario apply_point(const Scenario& base, const SearchPoint& p, SearchKind kind
         s.workload.training.recompute = p.recompute;
         s.system.count = std::max(s.system.count, p.chips);
     } else {
+        if (p.pools) {
+            s.disaggregated = p.pools;
+            s.system.count = std::max(s.system.count, p.chips);
+        }
         s.workload.inference.batch = p.batch;
         s.workload.inference.precision = p.precision;
     }
     return s;
 }
 
+namespace {
+
+// One TP × CP × PP × EP layout of one chip count, with the inner lists it searches.
+struct Layout {
+    int64_t chips = 1, tp = 1, cp = 1, pp = 1, dp = 1, ep = 1;
+    std::size_t lists = 0;   // the chip count's lists
+    PipelineChoices pipes;
+    std::vector<int> sps, zeros;
+    int64_t inner = 0;       // candidates per ZeRO stage
+    int64_t dominated = 0;   // dropped GPipe candidates, all ZeRO stages
+    int64_t size() const { return inner * static_cast<int64_t>(zeros.size()) + dominated; }
+};
+
+std::vector<Layout> layouts_of(const Scenario& base, const TrainingSpace& space, std::vector<Lists>& lists) {
+    std::vector<Layout> out;
+    const std::vector<int64_t> counts = space.chips.empty() ? std::vector<int64_t>{base.system.count} : space.chips;
+    int64_t total = 0;
+    for (int64_t chips : counts) {
+        lists.push_back(lists_for(base, space, chips));
+        const Lists& l = lists.back();
+        for (int64_t tp : dividing(l.tp, chips)) {
+            for (int64_t cp : dividing(l.cp, chips / tp)) {
+                for (int64_t pp : dividing(l.pp, chips / (tp * cp))) {
+                    for (int64_t ep : l.ep) {
+                        Layout y;
+                        y.lists = lists.size() - 1;
+                        y.chips = chips, y.tp = tp, y.cp = cp, y.pp = pp, y.dp = chips / (tp * cp * pp), y.ep = ep;
+                        y.pipes = pipeline_choices(l, pp, base.model.layers());
+                        y.sps = tp > 1 ? l.sp : std::vector<int>{0};
+                        y.zeros = y.dp * cp > 1 ? l.zero : std::vector<int>{0};
+                        const auto per_pipe = static_cast<int64_t>(y.sps.size() * l.recompute.size() * l.micro_batch.size());
+                        y.inner = per_pipe * static_cast<int64_t>(y.pipes.searched.size());
+                        y.dominated = per_pipe * y.pipes.dominated * static_cast<int64_t>(y.zeros.size());
+                        total += y.size();
+                        if (total > kMaxSearchCandidates) {
+                            throw InputError("space", "holds more than " + std::to_string(kMaxSearchCandidates) +
+                                                          " candidates; give shorter lists or fewer chip counts");
+                        }
+                        out.push_back(std::move(y));
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 TrainingSearch search_training(const Scenario& base, const TrainingSpace& space, TrainingRank rank, int top) {
     TrainingSearch out;
     std::vector<SearchPoint> found;
-    const std::vector<int64_t> counts = space.chips.empty() ? std::vector<int64_t>{base.system.count} : space.chips;
+    std::vector<Lists> lists;  // one per chip count, in order
+    const std::vector<Layout> layouts = layouts_of(base, space, lists);
     const int64_t gb = base.workload.training.global_batch;
-    const int64_t layers = base.model.layers();
     Scenario s = base;  // the working candidate, changed in place
     s.parallelism.stage_layers.clear();
     s.parallelism.micro_batches = 0;
     s.parallelism.moe_tp = 0;
     bool any_priced = true;
-    for (int64_t chips : counts) {
-        s.system = base.system;
+    for (const Layout& y : layouts) {
+        const Lists& l = lists[y.lists];
+        const int64_t chips = y.chips, dp = y.dp;
+        const auto& pipes = y.pipes.searched;
         s.system.count = chips;
-        const Lists l = lists_for(base, space, chips);
-        for (int64_t tp : dividing(l.tp, chips)) {
-            for (int64_t cp : dividing(l.cp, chips / tp)) {
-                for (int64_t pp : dividing(l.pp, chips / (tp * cp))) {
-                    const int64_t dp = chips / (tp * cp * pp);
-                    const PipelineChoices choices = pipeline_choices(l, pp, layers);
-                    const auto& pipes = choices.searched;
-                    const std::vector<int> sps = tp > 1 ? l.sp : std::vector<int>{0};
-                    const std::vector<int> zeros = dp * cp > 1 ? l.zero : std::vector<int>{0};
-                    const auto per_pipe = static_cast<int64_t>(sps.size() * l.recompute.size() * l.micro_batch.size());
-                    const int64_t inner = per_pipe * static_cast<int64_t>(pipes.size());
-                    const int64_t dominated = per_pipe * choices.dominated * static_cast<int64_t>(zeros.size());
-                    for (int64_t ep : l.ep) {
-                        Parallelism& par = s.parallelism;
-                        par.tp = tp, par.cp = cp, par.pp = pp, par.dp = dp, par.ep = ep;
-                        par.sp = false, par.virtual_stages = 1, par.schedule = PipelineSchedule::one_f_one_b, par.zero = 0;
-                        const int64_t layout_size = inner * static_cast<int64_t>(zeros.size());
-                        out.counts.enumerated += layout_size + dominated;
-                        try {
-                            check_parallelism(par, s.model, s.system);
-                        } catch (const InputError&) {
-                            out.counts.invalid += layout_size + dominated;
-                            continue;
-                        }
-                        out.counts.dominated += dominated;
-                        for (int zero : zeros) {
-                            par.zero = zero;
-                            // The bound of every virtual-stage count the layout searches (the
-                            // chunks move layers between stages only when they split unevenly).
-                            double excess = std::numeric_limits<double>::infinity();
-                            for (const auto& pipe : pipes) {
-                                par.virtual_stages = pipe.first;
-                                excess = std::min(excess, model_state_excess(s));
-                            }
-                            if (excess > 0) {
-                                out.counts.pruned_bound += inner;
+        const int64_t layout_size = y.size();
+        out.counts.enumerated += layout_size;
+        Parallelism& par = s.parallelism;
+        par.tp = y.tp, par.cp = y.cp, par.pp = y.pp, par.dp = dp, par.ep = y.ep;
+        par.sp = false, par.virtual_stages = 1, par.schedule = PipelineSchedule::one_f_one_b, par.zero = 0;
+        try {
+            check_parallelism(par, s.model, s.system);
+        } catch (const InputError&) {
+            out.counts.invalid += layout_size;
+            continue;
+        }
+        out.counts.dominated += y.dominated;
+        for (int zero : y.zeros) {
+            par.zero = zero;
+            // The bound of every virtual-stage count the layout searches (the chunks move
+            // layers between stages only when they split unevenly).
+            double excess = std::numeric_limits<double>::infinity();
+            for (const auto& pipe : pipes) {
+                par.virtual_stages = pipe.first;
+                excess = std::min(excess, model_state_excess(s));
+            }
+            if (excess > 0) {
+                out.counts.pruned_bound += y.inner;
+                continue;
+            }
+            for (int sp : y.sps) {
+                par.sp = sp != 0;
+                for (const auto& [v, sch] : pipes) {
+                    par.virtual_stages = v;
+                    par.schedule = sch;
+                    for (Recompute rc : l.recompute) {
+                        s.workload.training.recompute = rc;
+                        for (int64_t mb : l.micro_batch) {
+                            s.workload.training.micro_batch = mb;
+                            if (mb < 1 || gb % (mb * dp) != 0) {
+                                ++out.counts.invalid;
                                 continue;
                             }
-                            for (int sp : sps) {
-                                par.sp = sp != 0;
-                                for (const auto& [v, sch] : pipes) {
-                                    par.virtual_stages = v;
-                                    par.schedule = sch;
-                                    for (Recompute rc : l.recompute) {
-                                        s.workload.training.recompute = rc;
-                                        for (int64_t mb : l.micro_batch) {
-                                            s.workload.training.micro_batch = mb;
-                                            if (mb < 1 || gb % (mb * dp) != 0) {
-                                                ++out.counts.invalid;
-                                                continue;
-                                            }
-                                            try {
-                                                check_training(s);
-                                            } catch (const InputError&) {
-                                                ++out.counts.invalid;
-                                                continue;
-                                            }
-                                            const PeakMemory peak = peak_training_memory(s);
-                                            if (!peak.fits) {
-                                                ++out.counts.over_memory;
-                                                continue;
-                                            }
-                                            const Result r = evaluate(s);
-                                            ++out.counts.evaluated;
-                                            SearchPoint p;
-                                            p.parallelism = par;
-                                            p.micro_batch = mb;
-                                            p.recompute = rc;
-                                            p.chips = chips;
-                                            p.memory_bytes = peak.bytes;
-                                            p.step_time_s = r.training.step_time_s;
-                                            p.mfu = r.training.mfu;
-                                            p.tokens_per_s = r.training.tokens_per_s;
-                                            p.usd_per_step = r.cost.usd_per_step;
-                                            p.chip_hours_per_step = p.step_time_s * static_cast<double>(chips) / 3600;
-                                            any_priced = any_priced && p.usd_per_step.has_value();
-                                            found.push_back(p);
-                                        }
-                                    }
-                                }
+                            try {
+                                check_training(s);
+                            } catch (const InputError&) {
+                                ++out.counts.invalid;
+                                continue;
                             }
+                            const PeakMemory peak = peak_training_memory(s);
+                            if (!peak.fits) {
+                                ++out.counts.over_memory;
+                                continue;
+                            }
+                            const Result r = evaluate(s);
+                            ++out.counts.evaluated;
+                            SearchPoint p;
+                            p.parallelism = par;
+                            p.micro_batch = mb;
+                            p.recompute = rc;
+                            p.chips = chips;
+                            p.memory_bytes = peak.bytes;
+                            p.step_time_s = r.training.step_time_s;
+                            p.mfu = r.training.mfu;
+                            p.tokens_per_s = r.training.tokens_per_s;
+                            p.usd_per_step = r.cost.usd_per_step;
+                            p.chip_hours_per_step = p.step_time_s * static_cast<double>(chips) / 3600;
+                            any_priced = any_priced && p.usd_per_step.has_value();
+                            found.push_back(p);
                         }
                     }
                 }

@@ -7,6 +7,7 @@
 #include "evaluate.hpp"
 #include "explore/serving_search.hpp"
 #include "explore/training_search.hpp"
+#include "io/disaggregated_json.hpp"
 #include "io/json_reader.hpp"
 #include "io/names.hpp"
 #include "io/result_json.hpp"
@@ -91,14 +92,15 @@ Json settings_json(const SearchPoint& p, SearchKind kind) {
         return {{"parallelism", par}, {"workload", {{"micro_batch", p.micro_batch}, {"recompute", to_string(p.recompute)}}}};
     }
     for (const char* k : {"cp", "sp", "virtual_stages", "schedule", "zero"}) par.erase(k);
-    return {{"parallelism", par},
-            {"workload",
+    Json settings = p.pools ? Json{{"disaggregated", to_json(*p.pools)}} : Json{{"parallelism", par}};
+    settings["workload"] = Json
              {{"batch", p.batch},
               {"precision",
                {{"weights", std::string(to_string(p.precision.weights))},
                 {"kv_cache", std::string(to_string(p.precision.kv_cache))},
                 {"activations", std::string(to_string(p.precision.activations))},
-                {"residual", std::string(to_string(p.precision.residual))}}}}}};
+                {"residual", std::string(to_string(p.precision.residual))}}}};
+    return settings;
 }
 
 Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -189,11 +191,17 @@ Json training_search(JsonReader& r) {
 Json serving_search(JsonReader& r) {
     const Scenario base = scenario_of(r, WorkloadKind::inference);
     if (base.disaggregated) {
-        throw InputError("scenario.disaggregated", "the serving search lays out aggregated serving; give a scenario "
-                                                   "without disaggregated pools");
+        throw InputError("scenario.disaggregated", "the serving search lays out the pools itself; give the scenario "
+                                                   "without them (and \"layouts\": \"disaggregated\" to search pools)");
     }
     ServingSpace space;
     space.max_chips = r.integer_or("chips", 1, limits::kMaxChips, 0);
+    space.layouts = static_cast<ServingLayouts>(
+        r.choice_or("layouts", {kServingLayoutNames[0], kServingLayoutNames[1], kServingLayoutNames[2]}, 0));
+    if (space.layouts != ServingLayouts::aggregated && base.workload.inference.mode != ServingMode::concurrency) {
+        throw InputError("layouts", "disaggregated pools are modelled in the concurrency mode (a closed loop of "
+                                    "clients): give scenario.workload.mode \"concurrency\"");
+    }
     const int top = static_cast<int>(r.integer_or("top", 1, kMaxTop, 10));
     const double rate = r.number_or("request_rate", 1e-9, 1e12, 0);
     Slo slo;
@@ -211,6 +219,9 @@ Json serving_search(JsonReader& r) {
         space.dp = integers(q, "dp", 1, limits::kMaxChips);
         space.ep = integers(q, "ep", 1, limits::kMaxChips);
         space.moe_tp = integers(q, "moe_tp", 1, limits::kMaxHeads);
+        space.prefill_tp = integers(q, "prefill_tp", 1, limits::kMaxHeads);
+        space.decode_tp = integers(q, "decode_tp", 1, limits::kMaxHeads);
+        space.decode_dp = integers(q, "decode_dp", 1, limits::kMaxChips);
         space.batch = integers(q, "batch", 1, limits::kMaxBatch);
         space.batch_points = static_cast<int>(q.integer_or("batch_points", 2, 64, 12));
         space.weights = precisions(q, "weights");

@@ -226,6 +226,36 @@ int main() {
                         "evaluated) in %.3f s = %.0f candidates/s, %.0f evaluations/s\n",
                         static_cast<long long>(found.counts.enumerated), static_cast<long long>(found.counts.evaluated), t,
                         static_cast<double>(found.counts.enumerated) / t, static_cast<double>(found.counts.evaluated) / t);
+            space.layouts = ServingLayouts::disaggregated;
+            const double td = median_seconds([&] { found = search_serving(base, space, slo, 10, 10);
+                                                   g_sink = g_sink + found.front.size(); }, 3, 0.001);
+            std::printf("  serving, the same, disaggregated pools: %lld candidates (%lld evaluated) in %.3f s = %.0f "
+                        "candidates/s\n",
+                        static_cast<long long>(found.counts.enumerated), static_cast<long long>(found.counts.evaluated), td,
+                        static_cast<double>(found.counts.enumerated) / td);
+        }
+    }
+
+    // DeepSeek-V3 (DeepSeek-R1's architecture) on up to 72 GB200, aggregated and disaggregated.
+    {
+        const Scenario base = parse_scenario(parse_json_text(R"({"model": "deepseek-v3",
+            "system": {"preset": "gb200-nvl72", "count": 72},
+            "workload": {"kind": "inference", "mode": "concurrency", "batch": 1, "input_tokens": 1000,
+                         "output_tokens": 1000, "precision": "fp8"}})"));
+        for (ServingLayouts layouts : {ServingLayouts::aggregated, ServingLayouts::disaggregated}) {
+            ServingSpace space;
+            space.max_chips = 72;
+            space.layouts = layouts;
+            Slo slo;
+            slo.tokens_per_s_per_user = 20;
+            ServingSearch found;
+            const double t = median_seconds([&] { found = search_serving(base, space, slo, 0, 10);
+                                                  g_sink = g_sink + found.front.size(); }, 3, 0.001);
+            std::printf("  serving, DeepSeek-V3 on up to 72 GB200, %s: %lld candidates (%lld evaluated, %lld pruned by "
+                        "the bound) in %.3f s = %.0f candidates/s\n",
+                        kServingLayoutNames[static_cast<int>(layouts)], static_cast<long long>(found.counts.enumerated),
+                        static_cast<long long>(found.counts.evaluated), static_cast<long long>(found.counts.pruned_bound), t,
+                        static_cast<double>(found.counts.enumerated) / t);
         }
     }
 

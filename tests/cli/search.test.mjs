@@ -24,8 +24,8 @@ const withSettings = (scenario, settings) => {
   return out;
 };
 
-test('every request in presets/searches runs, and counts add up to the space', () => {
-  const files = fs.readdirSync(searchesDir).filter((f) => f.endsWith('.json'));
+test('every search request in presets/searches runs, and counts add up to the space', () => {
+  const files = fs.readdirSync(searchesDir).filter((f) => f.endsWith('.json') && !f.startsWith('require-'));
   assert.ok(files.length >= 3);
   for (const f of files) {
     const r = run(['search', path.join(searchesDir, f)]);
@@ -84,4 +84,22 @@ test('bad fields exit 2 naming the field, nothing on stdout', () => {
     assert.equal(r.stdout, '');
     assert.ok(r.stderr.includes(field), r.stderr);
   }
+});
+
+test('envelope require: every require- request runs; a resource found meets the target at its value', () => {
+  const files = fs.readdirSync(searchesDir).filter((f) => f.startsWith('require-'));
+  assert.ok(files.length >= 1);
+  for (const f of files) {
+    const r = run(['require', path.join(searchesDir, f)]);
+    assert.equal(r.status, 0, `${f}: ${r.stderr}`);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.resources.map((q) => q.resource),
+      ['peak_flops', 'hbm_bandwidth', 'hbm_capacity', 'scale_up_bandwidth', 'scale_out_bandwidth']);
+    for (const q of out.resources) {
+      if (q.status === 'found') assert.ok(Math.abs(q.required / q.current - q.ratio) < 1e-9);
+    }
+  }
+  const bad = run(['require', '-'], JSON.stringify({ scenario: JSON.parse(fs.readFileSync(path.join(searchesDir, files[0]), 'utf8')).scenario, slo: { tpot_ms: 0 } }));
+  assert.equal(bad.status, 2);
+  assert.ok(bad.stderr.includes('slo.tpot_ms'), bad.stderr);
 });

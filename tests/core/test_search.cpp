@@ -304,7 +304,73 @@ TEST_CASE("search: requests: every bad field named with its range") {
     CHECK(error_of("{\"search\": \"serving\", " + serving + ", \"space\": {\"weights\": [\"fp9\"]}}")["path"] ==
           "space.weights[0]");
     CHECK(error_of("{\"search\": \"serving\", " + serving + ", \"request_rate\": 0}")["path"] == "request_rate");
+    // A space over the limit is refused before anything is evaluated.
+    Json many = Json::array();
+    for (int i = 1; i <= 64; ++i) many.push_back(i);
+    CHECK(error_of("{\"search\": \"serving\", " + serving + ", \"chips\": 64, \"space\": {\"batch\": " + to_text(many) +
+                   ", \"weights\": [\"bf16\", \"fp8\", \"int8\", \"fp16\"], \"kv_cache\": [\"bf16\", \"fp8\", \"int8\", \"fp16\"], "
+                   "\"ep\": " + to_text(many) + "}}")["path"] == "space");
+    CHECK(error_of("{\"search\": \"training\", " + scenario + ", \"chips\": 1024, \"space\": {\"micro_batch\": " +
+                   to_text(many) + ", \"virtual_stages\": " + to_text(many) + "}}")["path"] == "space");
     const Json msg = error_of("{\"search\": \"training\", " + scenario + ", \"space\": {\"zero\": [4]}}");
     CHECK(msg["path"] == "space.zero[0]");
     CHECK(msg["message"].get<std::string>().find("3") != std::string::npos);
+}
+
+TEST_CASE("search: disaggregated pools, each point the scenario with its pools evaluated alone, within the chips") {
+    const Scenario base = parse_scenario(parse_json_text(R"({"model": "llama-3.1-8b",
+        "system": {"preset": "dgx-h100", "count": 8},
+        "workload": {"kind": "inference", "mode": "concurrency", "batch": 1, "input_tokens": 4000, "output_tokens": 200,
+                     "precision": "fp8"}})"));
+    ServingSpace space;
+    space.max_chips = 4;
+    space.layouts = ServingLayouts::disaggregated;
+    space.prefill_tp = {1, 2};
+    space.decode_tp = {1, 2};
+    space.batch_points = 4;
+    // Pools within 4 chips by hand: (prefill TP, decode TP) = (1,1): x + y <= 4, 6 pairs;
+    // (1,2): x + 2y <= 4, 2; (2,1): 2x + y <= 4, 2; (2,2): 2x + 2y <= 4, 1. 11 pool pairs x 4
+    // client counts = 44 candidates.
+    const ServingSearch found = search_serving(base, space, Slo{}, 0, 100);
+    const SearchCounts& c = found.counts;
+    CHECK(c.enumerated == 44);
+    CHECK(c.enumerated == c.invalid + c.pruned_bound + c.over_memory + c.dominated + c.evaluated);
+    REQUIRE(!found.top.empty());
+    for (const SearchPoint& p : found.top) {
+        REQUIRE(p.pools.has_value());
+        CHECK(p.chips == p.pools->chips());
+        CHECK(p.chips <= 4);
+        const Scenario s = apply_point(base, p, SearchKind::serving);
+        check_scenario(s);
+        const Result r = evaluate(s);
+        CHECK(r.summary.output_tokens_per_s_per_chip == p.output_tokens_per_s_per_chip);
+        CHECK(r.summary.ttft_s == p.ttft_s);
+    }
+    // Asking for pools outside the concurrency mode is an error naming the field.
+    const Json e = parse_json_text(search_json(R"({"search": "serving", "layouts": "disaggregated",
+        "scenario": {"model": "llama-3.1-8b", "system": "dgx-h100",
+                     "workload": {"kind": "inference", "batch": 1, "input_tokens": 10, "output_tokens": 10, "precision": "bf16"}}})"));
+    CHECK(e["error"]["path"] == "layouts");
+}
+
+TEST_CASE("search: a training front over chip counts is non-dominated in step time against cost, each point's cost its own") {
+    const Scenario base = training_scenario("llama-3-8b", 32, 64, 4096, 80);
+    TrainingSpace sp;
+    sp.chips = {8, 16, 32};
+    sp.recompute = {Recompute::selective};
+    sp.zero = {1};
+    const TrainingSearch found = search_training(base, sp, TrainingRank::cost, 5);
+    REQUIRE(found.front.size() >= 2);  // more chips: faster, and here dearer per step
+    CHECK(found.priced);                // the H100 preset's cloud price per chip-hour
+    const auto cost = [](const SearchPoint& p) { return *p.usd_per_step; };
+    for (const SearchPoint& a : found.front) {
+        CHECK(a.chip_hours_per_step == doctest::Approx(a.step_time_s * static_cast<double>(a.chips) / 3600));
+        for (const SearchPoint& b : found.front) {
+            CHECK_FALSE((a.step_time_s <= b.step_time_s && cost(a) <= cost(b) &&
+                         (a.step_time_s < b.step_time_s || cost(a) < cost(b))));
+        }
+    }
+    // The cheapest candidate (rank: cost) is on the front, as its cheapest end.
+    REQUIRE(!found.top.empty());
+    CHECK(cost(found.front.back()) == cost(found.top.front()));
 }

@@ -77,7 +77,7 @@ test('10,000 bad calls leave the heap as it was (no leak per error)', () => {
 // Issue 17, defect 8: the "never throws" contract. The text functions and what each calls its
 // argument in its errors; every one parses with the core's 1 MiB limit (core/io/json_parse.hpp).
 const TEXT_FUNCTIONS = [['evaluate', 'scenario'], ['collective', 'request'], ['fit', 'scenario'], ['curve', 'scenario'],
-  ['sweep', 'request'], ['tradeoff', 'request'], ['packageCost', 'scenario'], ['importHf', 'config.json']];
+  ['sweep', 'request'], ['search', 'request'], ['require', 'request'], ['tradeoff', 'request'], ['packageCost', 'scenario'], ['importHf', 'config.json']];
 const LIMIT = 1048576; // 1 MiB
 
 test('a text over 1 MiB is refused from its length, at once, before it is copied into the module', () => {
