@@ -157,6 +157,22 @@ TEST_CASE("workload.peft: bad input names the field and the allowed range") {
     CHECK(error_path_of(lora_doc(1, 0, p)) == "workload.peft.double_quantization");
 }
 
+TEST_CASE("workload.peft targets a matrix every layer has") {
+    Json doc = lora_doc(8, 1, kLora);
+    doc["model"] = "mixtral-8x7b";  // attention adapters on a mixture are fine, MLP ones are not
+    CHECK(error_path_of(doc) == "");
+    doc["workload"]["peft"]["targets"] = {"linear_qkv", "down_proj"};
+    CHECK(error_path_of(doc) == "workload.peft.targets[1]");
+    doc["model"] = "gpt-3-175b";  // a plain (ungated) MLP: no gate projection
+    doc["workload"]["peft"]["targets"] = {"gate_proj"};
+    CHECK(error_path_of(doc) == "workload.peft.targets[0]");
+    doc["workload"]["peft"]["targets"] = {"linear_fc1", "linear_fc2"};
+    CHECK(error_path_of(doc) == "");
+    doc["model"] = "deepseek-v3";  // MLA: no plain Q/K/V projections
+    doc["workload"]["peft"]["targets"] = {"q_proj"};
+    CHECK(error_path_of(doc) == "workload.peft.targets[0]");
+}
+
 TEST_CASE("workload.peft round-trips through the scenario JSON") {
     Json p = kLora;
     p["dropout"] = 0.1;

@@ -206,7 +206,7 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // Framework profiles (DeepSpeed 0.3's ZeRO-3, METHODOLOGY §37.1) and each chip's fitted
     // sustained rate (§37.2): training 0.334 → 0.249, step time 0.267 → 0.237, TFLOP/s 0.535 → 0.283.
     // Fine-tuning modelled (METHODOLOGY §38: frozen base, adapters, adapter-only DP sync):
-    // training 0.248 → 0.226, step time 0.236 → 0.207; the 20 scored LoRA cases 32.3 % → 19.8 %
+    // training 0.248 → 0.226, step time 0.236 → 0.207; the 20 scored LoRA cases 32.3 % → 19.7 %
     // (worst 201 % → 58 %; median 8.6 % → 15.8 %, bias +5.7 % → −15.8 %: the B200/GB200 and
     // pipeline-parallel runs that are slow already as full training).
     CHECK(kind("training").mape <= 0.226);
