@@ -79,4 +79,11 @@ const char* to_string(Bound b) {
     return "";
 }
 
+const char* to_string(LoraTarget t) {
+    for (const LoraTargetName& n : kLoraTargetNames) {
+        if (n.target == t) return n.name;
+    }
+    return "";
+}
+
 }  // namespace envelope

@@ -17,5 +17,6 @@ const char* to_string(Recompute r);
 const char* to_string(OffloadTarget t);
 const char* to_string(OpClass c);
 const char* to_string(Bound b);
+const char* to_string(LoraTarget t);  // the first of its spellings in kLoraTargetNames
 
 }  // namespace envelope

@@ -35,6 +35,7 @@ Json to_json(const Model& m);
 Json to_json(const Chip& c);
 Json to_json(const System& s);
 Json to_json(const Workload& w);
+Json to_json(const Peft& p);
 Json to_json(const Parallelism& p);
 Json to_json(const NetworkLevel& l);
 Json to_json(const Engine& e);

@@ -12,6 +12,7 @@ constexpr int64_t kMaxVocab = 100'000'000;
 constexpr int64_t kMaxTokens = 100'000'000;    // input, output, max_seq_len
 constexpr int64_t kMaxBatch = 10'000'000;
 constexpr int64_t kMaxChips = 10'000'000;
+constexpr int64_t kMaxAdapterRank = kMaxWidth;  // workload.peft.rank; the model's widths bound it further
 constexpr double kTiny = 1e-9;                 // lower bound for "must be positive" reals
 
 

@@ -103,6 +103,54 @@ Offload read_offload(JsonReader& r) {
     return o;
 }
 
+// workload.peft (workload/peft.hpp): the checks that need no model; the rank against the
+// model's widths and the targets against its layers are training/check.cpp's.
+Peft read_peft(JsonReader& r) {
+    Peft p;
+    const Json* v = r.optional_value("peft");
+    if (!v) return p;
+    JsonReader pr(*v, r.path_of("peft"));
+    p.method = pr.choice("method", {kPeftMethodNames[0], kPeftMethodNames[1]}) == 0 ? PeftMethod::lora : PeftMethod::qlora;
+    p.rank = pr.integer("rank", 1, kMaxAdapterRank);
+    p.alpha = pr.number_or("alpha", 0, 1e6, 0);
+    p.dropout = pr.number_or("dropout", 0, 0.99, 0);
+    const Json& targets = pr.value("targets");
+    const std::string tpath = pr.path_of("targets");
+    std::vector<std::string> names;
+    std::string listed;
+    for (const LoraTargetName& n : kLoraTargetNames) {
+        names.emplace_back(n.name);
+        listed += (listed.empty() ? "" : ", ") + std::string(n.name);
+    }
+    if (!targets.is_array() || targets.empty()) {
+        throw InputError(tpath, "must be a non-empty list of the matrices the adapters sit beside, from: " + listed);
+    }
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const std::string path = tpath + "[" + std::to_string(i) + "]";
+        const LoraTarget t = kLoraTargetNames[read_choice(targets[i], path, names)].target;
+        if (std::find(p.targets.begin(), p.targets.end(), t) != p.targets.end()) {
+            throw InputError(path, "names a matrix already in the list (" + targets[i].get<std::string>() + ")");
+        }
+        p.targets.push_back(t);
+    }
+    const bool qlora = p.method == PeftMethod::qlora;
+    const int base = pr.choice_or("base_precision", {kBaseFormatNames[0], kBaseFormatNames[1], kBaseFormatNames[2],
+                                                     kBaseFormatNames[3], kBaseFormatNames[4]},
+                                  qlora ? static_cast<int>(BaseFormat::nf4) : static_cast<int>(BaseFormat::bf16));
+    p.base = static_cast<BaseFormat>(base);
+    if (qlora != (p.base == BaseFormat::nf4)) {
+        throw InputError(pr.path_of("base_precision"),
+                         qlora ? "QLoRA's base is NF4: base_precision must be \"nf4\" (or absent)"
+                               : "an NF4 base is QLoRA: set method to \"qlora\" (lora takes bf16, fp16, fp8 or fp4)");
+    }
+    if (pr.has("double_quantization")) {
+        if (!qlora) throw InputError(pr.path_of("double_quantization"), "applies to QLoRA's NF4 base only (method \"qlora\")");
+        p.double_quantization = pr.boolean("double_quantization");
+    }
+    pr.finish();
+    return p;
+}
+
 TrainingWorkload read_training(JsonReader& r) {
     TrainingWorkload t;
     t.seq_len = r.integer("seq_len", 1, kMaxTokens);
@@ -117,6 +165,7 @@ TrainingWorkload read_training(JsonReader& r) {
     t.tp_comm_overlap = r.boolean_or("tp_comm_overlap", false);
     t.train_tokens = r.number_or("train_tokens", 0, 1e18, 0);
     t.offload = read_offload(r);
+    t.peft = read_peft(r);
     return t;
 }
 
@@ -141,10 +190,23 @@ Workload parse_workload(const Json& value, const std::string& path, std::optiona
 
 // ---- writing ----
 
+Json to_json(const Peft& p) {
+    Json targets = Json::array();
+    for (LoraTarget t : p.targets) targets.push_back(to_string(t));
+    Json j{{"method", kPeftMethodNames[p.method == PeftMethod::qlora ? 1 : 0]},
+           {"rank", p.rank},
+           {"targets", targets},
+           {"base_precision", kBaseFormatNames[static_cast<int>(p.base)]}};
+    if (p.alpha > 0) j["alpha"] = p.alpha;
+    if (p.dropout > 0) j["dropout"] = p.dropout;
+    if (p.method == PeftMethod::qlora) j["double_quantization"] = p.double_quantization;
+    return j;
+}
+
 Json to_json(const Workload& w) {
     if (w.kind == WorkloadKind::training) {
         const TrainingWorkload& t = w.training;
-        return Json{{"kind", "training"},
+        Json j{{"kind", "training"},
                     {"seq_len", t.seq_len},
                     {"global_batch", t.global_batch},
                     {"micro_batch", t.micro_batch},
@@ -158,6 +220,8 @@ Json to_json(const Workload& w) {
                     {"offload",
                      {{"optimizer", to_string(t.offload.optimizer)}, {"parameters", to_string(t.offload.parameters)}}},
                     {"train_tokens", t.train_tokens}};
+        if (t.peft.on()) j["peft"] = to_json(t.peft);
+        return j;
     }
     const InferenceWorkload& i = w.inference;
     Json j{{"kind", "inference"},

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "model/adapters.hpp"
 #include "model/layer_shard.hpp"
 #include "model/params.hpp"
+#include "ops/lower.hpp"
 #include "parallel/expert_layout.hpp"
 
 namespace envelope {
@@ -25,8 +27,22 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
 
     if (w.recompute == Recompute::full) return beta * tokens * h / sp;  // the layer's input only
 
-    double attn = beta * tokens * h / sp + beta * tokens * static_cast<double>(s.qkv_width) +
-                  beta * tokens * static_cast<double>(s.o_dim);
+    // A GEMM keeps its input for its weight gradient; a frozen one has none (its input
+    // gradient reads the weight), so under fine-tuning only the inputs its adapters read stay:
+    // the base input when they read it as it is, their dropped copies and 1-byte masks when
+    // they drop it (one each), and each B's input [T × r].
+    const Peft& p = w.peft;
+    const bool drops = p.on() && p.dropout > 0;
+    const auto kept = [&](std::initializer_list<LoraTarget> ts) { return !p.on() || (!drops && p.targets_any(ts)); };
+    double adapters = 0;
+    if (p.on()) {
+        for (const Adapter& a : layer_adapters(s, p)) {
+            adapters += beta * tokens * static_cast<double>(p.rank) + (drops ? (beta + kDropoutMaskBytes) * tokens * a.k : 0.0);
+        }
+    }
+    const double qkv_in = kept({LoraTarget::q, LoraTarget::k, LoraTarget::v, LoraTarget::qkv}) ? beta * tokens * h / sp : 0.0;
+    const double out_in = kept({LoraTarget::out}) ? beta * tokens * static_cast<double>(s.o_dim) : 0.0;
+    double attn = qkv_in + beta * tokens * static_cast<double>(s.qkv_width) + out_in + adapters;
     // MLA also keeps its latents, the inputs of the up projections (replicated over TP).
     if (s.mla) attn += beta * tokens * static_cast<double>(layer.attention.mla.q_lora_rank + s.cache_width);
     const bool keeps_scores = !w.flash_attention && w.recompute == Recompute::none;
@@ -36,7 +52,9 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
     if (keeps_scores) attn += (w.dropout ? 5 : 2) * heads * seq * tokens;
     const double gate = layer.ffn.gated ? 2 : 1;
     const double ffn = static_cast<double>(s.ffn);  // a dense MLP, or a mixture's shared experts
-    double mlp = beta * tokens * h / sp + beta * tokens * ffn * gate + beta * tokens * ffn;
+    const double mlp_in = kept({LoraTarget::gate, LoraTarget::up, LoraTarget::gate_up}) ? beta * tokens * h / sp : 0.0;
+    const double down_in = kept({LoraTarget::down}) ? beta * tokens * ffn : 0.0;
+    double mlp = mlp_in + beta * tokens * ffn * gate + down_in;
     if (layer.ffn.is_moe()) {
         // Each token's k copies after the dispatch (balanced: T·k tokens on the chip), the
         // experts' up (and gate) outputs and activations, and their outputs before the combine.
@@ -86,13 +104,21 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
 
     const ParamCount params = count_slice_params(in.model, in.stage.groups, in.stage.first, in.stage.last, par.tp, par.ep,
                                                  expert_layout(par).etp);
-    const double psi = params.total();
-    double largest_layer = 0;  // a ZeRO-3 chip gathers one layer while prefetching the next
+    // Fine-tuning: the frozen base in its stored format, gradients and optimizer state for the
+    // adapters alone (ψ their parameters), which are 16-bit weights too.
+    const Peft& peft = w.peft;
+    const int64_t etp = expert_layout(par).etp;
+    const double psi = peft.on() ? slice_adapter_params(in.model, in.stage.groups, peft, par.tp, par.ep, etp) : params.total();
+    const double held = peft.on() ? frozen_weight_bytes(params, peft) + 2 * psi : 2 * psi;  // weight bytes on the chip
+    double largest_layer = 0;  // bytes of one layer: a ZeRO-3 chip gathers one while prefetching the next
     for (const LayerGroup& g : in.stage.groups) {
-        largest_layer = std::max(largest_layer, count_group_params(LayerGroup{g.layer, 1}, in.model.hidden, par.tp, par.ep,
-                                                                   expert_layout(par).etp).total());
+        const LayerGroup one{g.layer, 1};
+        const ParamCount c = count_group_params(one, in.model.hidden, par.tp, par.ep, etp);
+        const double bytes = peft.on() ? frozen_weight_bytes(c, peft) + 2 * slice_adapter_params(in.model, {one}, peft, par.tp, par.ep, etp)
+                                       : 2 * c.total();
+        largest_layer = std::max(largest_layer, bytes);
     }
-    mem.weights_bytes = par.zero >= 3 ? 2 * psi / dp + 2 * 2 * largest_layer : 2 * psi;
+    mem.weights_bytes = par.zero >= 3 ? held / dp + 2 * largest_layer : held;
     mem.gradient_bytes = par.zero >= 2 ? 4 * psi / dp : 4 * psi;
     mem.optimizer_bytes = par.zero >= 1 ? 12 * psi / dp : 12 * psi;
     const Offload& off = w.offload;
@@ -102,8 +128,8 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
         if (off.optimizer == OffloadTarget::cpu) mem.host_bytes += 16 * psi / dp;
     }
     if (off.parameters != OffloadTarget::none) {
-        mem.weights_bytes = 2 * 2 * largest_layer;
-        if (off.parameters == OffloadTarget::cpu) mem.host_bytes += 2 * psi / dp;
+        mem.weights_bytes = 2 * largest_layer;
+        if (off.parameters == OffloadTarget::cpu) mem.host_bytes += held / dp;
     }
 
     const double seq = static_cast<double>(w.seq_len);

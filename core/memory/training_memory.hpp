@@ -81,6 +81,8 @@ struct TrainingMemoryInput {
 // (Korthikanti et al. 2022 §4.2.3): 1F1B min(p − i, m); interleaved with v chunks
 // (p − i) + (p − 1)/v; GPipe m; ZB-H1 as 1F1B. The last stage adds the fp32 logits of one micro-batch
 // (4·T·V/t).
+// Fine-tuning (workload.peft, METHODOLOGY.md §39.3): the frozen base in its stored format,
+// gradients and optimizer state of the adapters only, and no saved inputs for frozen GEMMs.
 TrainingMemory training_memory(const TrainingMemoryInput& in);
 
 }  // namespace envelope

@@ -45,7 +45,13 @@ void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
     dgrad.traffic.weights_read = f.traffic.weights_read;
     dgrad.traffic.activations_read = constant(g * m * n * grad_bytes);
     dgrad.traffic.activations_written = constant(g * m * k * grad_bytes);
+    // Added into the input gradient another GEMM wrote (a LoRA adapter's beside its frozen
+    // base): the GEMM's β = 1 epilogue reads it too.
+    if (f.backward == Backward::accumulate) {
+        dgrad.traffic.activations_read = dgrad.traffic.activations_read + constant(g * m * k * grad_bytes);
+    }
     out.push_back(dgrad);
+    if (f.backward == Backward::input_only) return;  // a frozen weight: no weight gradient
 
     Op wgrad = f;
     wgrad.variant = "wgrad";
@@ -154,6 +160,13 @@ std::vector<Op> lower_backward(const std::vector<Op>& forward, Recompute recompu
     const double grad_bytes = bytes_per_element(gradients);
     for (auto it = forward.rbegin(); it != forward.rend(); ++it) {
         const Op& f = *it;
+        if (f.backward == Backward::identity) continue;
+        if (f.backward == Backward::repeat) {
+            Op again = f;
+            again.variant = "backward";
+            out.push_back(again);
+            continue;
+        }
         switch (f.cls) {
             case OpClass::matmul: matmul_backward(f, grad_bytes, out); break;
             case OpClass::attention: attention_backward(f, out); break;

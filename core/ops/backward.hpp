@@ -13,6 +13,9 @@
 //               all-reduce (its backward is the identity) and the loss's scalars; the
 //               context-parallel K/V all-gather is done again before its reduce-scatter
 //   batched activation products (unfused attention): twice the FLOPs, traffic mirrored
+// An op's `backward` (ops/op.hpp) changes this: a frozen weight's GEMM (fine-tuning) has its
+// dgrad only; an accumulating one's dgrad also reads the input gradient it adds into; an identity
+// op has no backward; a repeated one (QLoRA's dequantization) runs again as it is.
 // Ops get variant "recompute", "dgrad", "wgrad" or "backward" beside their forward name.
 #include <vector>
 

@@ -10,6 +10,7 @@
 #include "parallel/parallelism.hpp"
 #include "parallel/stages.hpp"
 #include "workload/inference.hpp"
+#include "workload/peft.hpp"
 
 namespace envelope {
 
@@ -89,5 +90,11 @@ void lower_engine_step(const LowerInput& in, std::vector<Op>& out);
 // layer groups, the tail on the last, the hand-off of the activations to the next stage,
 // and the engine's host time.
 std::vector<Op> lower_forward(const LowerInput& in);
+
+// Parameter-efficient fine-tuning of a stage's forward pass (ops/lora.cpp, METHODOLOGY.md §39):
+// every weight GEMM frozen (its backward the input gradient only), the embedding too; with an
+// NF4 base each layer GEMM dequantizes its weight first (again in the backward); each adapter
+// of each layer its dropout (when set), x·A, ·B and the add into the base output.
+void add_peft(const LowerInput& in, const Peft& p, std::vector<Op>& forward);
 
 }  // namespace envelope

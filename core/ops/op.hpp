@@ -52,6 +52,15 @@ struct Traffic {
     Affine total() const { return read() + written(); }
 };
 
+// What the backward pass derives from an op (ops/backward.hpp).
+enum class Backward {
+    gradients,   // its input's gradient and, for a GEMM with a weight, the weight's
+    input_only,  // a frozen weight (fine-tuning): the input's gradient, no weight gradient
+    accumulate,  // as gradients, its input's gradient added into the one another op wrote (β = 1)
+    identity,    // nothing: the gradient passes through unchanged, or is not needed
+    repeat,      // the op runs again (QLoRA's dequantization before the input gradient reading it)
+};
+
 struct Op {
     const char* name = "";        // stable identifier, e.g. "qkv_proj"
     const char* variant = "";     // training: "recompute", "dgrad", "wgrad", "backward"; "" forward
@@ -64,6 +73,7 @@ struct Op {
     // narrower than the GEMM's format (ops/builders.hpp).
     Affine vector_flops;
     Traffic traffic;              // per execution, per chip
+    Backward backward = Backward::gradients;
     MatmulShape shape;            // matmul ops: the GEMM's dimensions
     CollectiveKind collective = CollectiveKind::none;
     Affine message_bytes;         // collectives: size of the full buffer on each chip

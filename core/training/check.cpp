@@ -1,8 +1,10 @@
 #include "training/check.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "common/error.hpp"
+#include "model/adapters.hpp"
 
 namespace envelope {
 
@@ -42,6 +44,48 @@ void check_offload(const Scenario& s) {
     const bool nvme = o.optimizer == OffloadTarget::nvme || o.parameters == OffloadTarget::nvme;
     if (nvme && h.nvme_gbps <= 0) {
         throw InputError("system.host.nvme_gbps", "offloading to \"nvme\" needs the NVMe bandwidth per chip: it must be > 0");
+    }
+}
+
+// workload.peft against the model: every target a matrix each layer has (adapters on standard
+// attention and dense MLPs only so far), the rank at most the narrower side of each adapted
+// matrix (a rank-r update of a k × n matrix needs r ≤ min(k, n), Hu et al. 2021 §4.1).
+void check_peft(const Scenario& s) {
+    const Peft& p = s.workload.training.peft;
+    if (!p.on()) return;
+    if (s.workload.training.offload.parameters != OffloadTarget::none) {
+        throw InputError("workload.offload.parameters", "offloading parameters with a frozen base (workload.peft) is not "
+                                                        "modelled yet (use \"none\")");
+    }
+    for (const LayerGroup& g : s.model.groups) {
+        const LayerSpec& l = g.layer;
+        for (std::size_t i = 0; i < p.targets.size(); ++i) {
+            const LoraTarget t = p.targets[i];
+            const std::string path = "workload.peft.targets[" + std::to_string(i) + "]";
+            const bool attention = t == LoraTarget::q || t == LoraTarget::k || t == LoraTarget::v ||
+                                   t == LoraTarget::qkv || t == LoraTarget::out;
+            if (attention && (l.attention.mla.on() || l.mamba.on())) {
+                throw InputError(path, "adapters on multi-head latent attention or Mamba mixers are not modelled yet "
+                                       "(the model's layers have no plain Q/K/V/O projections)");
+            }
+            if (!attention && (!l.ffn.present() || l.ffn.is_moe())) {
+                throw InputError(path, "adapters on MLP matrices need a dense MLP in every layer (this model has "
+                                       "mixture-of-experts or MLP-less layers): target the attention's projections");
+            }
+            if (t == LoraTarget::gate && !l.ffn.gated) {
+                throw InputError(path, "the model's MLP has no gate projection (gated_ffn is false)");
+            }
+        }
+        const LayerShard whole = shard_layer(l, s.model.hidden, 1);
+        for (const Adapter& a : layer_adapters(whole, p)) {
+            const int64_t widest = static_cast<int64_t>(std::min(a.k, a.n));
+            if (p.rank > widest) {
+                throw InputError("workload.peft.rank", "rank " + str(p.rank) + " exceeds the narrower side of an adapted "
+                                                       "matrix (" + str(static_cast<int64_t>(a.k)) + " × " +
+                                                       str(static_cast<int64_t>(a.n)) + "): it must be in [1, " +
+                                                       str(widest) + "]");
+            }
+        }
     }
 }
 
@@ -92,6 +136,7 @@ void check_training(const Scenario& s) {
                                                            str(s.model.layers()));
     }
     check_offload(s);
+    check_peft(s);
     if (p.cp > 1) {
         for (const LayerGroup& g : s.model.groups) {
             if (g.layer.attention.mla.on()) {

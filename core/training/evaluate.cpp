@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/format.hpp"
+#include "model/adapters.hpp"
 #include "model/params.hpp"
 #include "ops/backward.hpp"
 #include "ops/fp8_casts.hpp"
@@ -23,9 +24,17 @@ namespace {
 // The formats of a mixed-precision step: GEMM inputs (weights and activations) in the
 // workload's format, everything between the GEMMs in 16 bits (fp8 recipes keep the
 // residual stream, norms and gradients in bf16).
+// A fine-tuning run's frozen base is read in its stored format when that is narrower than
+// the GEMMs' (weight-only quantization, dequantized in the kernel: ops/builders.hpp); an NF4
+// base in bf16, from the copy its dequantization writes (ops/lora.cpp).
 PrecisionPlan plan_of(const TrainingWorkload& w) {
     PrecisionPlan p;
     p.weights = p.activations = w.precision;
+    if (w.peft.on()) {
+        if (const auto base = base_precision(w.peft.base); base && bytes_per_element(*base) < bytes_per_element(w.precision)) {
+            p.weights = *base;
+        }
+    }
     p.residual = default_residual(w.precision);
     p.kv_cache = p.residual;
     return p;
@@ -39,7 +48,9 @@ std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& pla
     for (Stage& stage : split_stages(s.model, s.parallelism)) {
         StageOps ops{std::move(stage), {}, {}};
         const Stage kinds = by_layer_kind(ops.stage);  // one op per kind of layer, counted
-        ops.forward = lower_forward(LowerInput{s.model, kinds, s.parallelism, plan, pass, engine, w.flash_attention, w.dropout});
+        const LowerInput in{s.model, kinds, s.parallelism, plan, pass, engine, w.flash_attention, w.dropout};
+        ops.forward = lower_forward(in);
+        add_peft(in, w.peft, ops.forward);
         ops.backward = lower_backward(ops.forward, w.recompute, plan.residual);
         add_fp8_casts(ops.forward, ops.backward);
         out.push_back(std::move(ops));

@@ -1,5 +1,6 @@
 #include "training/flops.hpp"
 
+#include "model/adapters.hpp"
 #include "model/layer_shard.hpp"
 #include "ops/elementwise_costs.hpp"
 #include "ops/lower.hpp"
@@ -49,12 +50,18 @@ TrainingFlops training_flops(const Model& m, const TrainingWorkload& w) {
         attention_run += per_key * keys_run;
     }
     const double logits = 2 * h * static_cast<double>(m.vocab);
+    // Fine-tuning: the frozen matrices (the LM head too) run forward and input gradient, 2 of the
+    // 3 passes; attention keeps its whole backward (it has no weights); the adapters all 3 passes,
+    // 2·r·(k + n) a token forward (model/adapters.hpp).
+    const bool peft = w.peft.on();
+    const double frozen_passes = peft ? 2 : 3;
+    const double adapters = peft ? 2 * slice_adapter_params(m, m.groups, w.peft, 1) : 0.0;
     TrainingFlops f;
-    f.model = tokens * 3 * (linear + attention + logits);
+    f.model = tokens * (frozen_passes * (linear + logits) + 3 * (attention + adapters));
     double again = 0;
-    if (w.recompute == Recompute::full) again = linear + attention_run;
+    if (w.recompute == Recompute::full) again = linear + attention_run + adapters;
     if (w.recompute == Recompute::selective) again = attention_run;
-    f.hardware = tokens * (3 * (linear + attention_run + logits) + again);
+    f.hardware = tokens * (frozen_passes * (linear + logits) + 3 * (attention_run + adapters) + again);
     return f;
 }
 

@@ -13,6 +13,10 @@
 // meets (FlashAttention skips the causal mask's blocks: (s + 1)/2 keys on average, within a
 // window its pairs over s; an unfused kernel computes all s), and what recomputation runs
 // again: full recompute one more forward of every layer, selective the attention core's.
+// Fine-tuning (workload.peft): the frozen matrices and the logits 4 (forward and input
+// gradient, no weight gradient), attention its 12 · q · s, the adapters 6 · r·(k + n) each
+// (METHODOLOGY.md §39.4; NeMo AutoModel's benchmark counts full training × (2 + trainable/frozen)/3,
+// its attention's backward at ⅔ too).
 #include "model/model.hpp"
 #include "workload/training.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/adapters.hpp"
 #include "model/params.hpp"
 #include "parallel/expert_layout.hpp"
 #include "perf/context_sum.hpp"
@@ -117,19 +118,27 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         r.backward_s = b.compute + tp_b + cp_b + b.pp * chunks + b.ep;
         r.wgrad_s = b.wgrad;
 
-        const double psi = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp, par.ep,
-                                              expert_layout(par).etp).total();
+        const ParamCount held = count_slice_params(s.model, st.stage.groups, st.stage.first, st.stage.last, par.tp,
+                                                   par.ep, expert_layout(par).etp);
+        // Fine-tuning trains the adapters only: they alone have gradients to reduce, optimizer
+        // state and updated parameters to gather (workload/peft.hpp).
+        const bool peft = w.peft.on();
+        const double psi = peft ? slice_adapter_params(s.model, st.stage.groups, w.peft, par.tp, par.ep,
+                                                       expert_layout(par).etp)
+                                : held.total();
         // Gradients are reduced in the framework's format (fp32: Megatron-LM's main_grad,
         // NeMo's grad_reduce_in_fp32, FSDP2's reduce_dtype; 16 bits: DeepSpeed), parameters
-        // gathered in 16 bits.
+        // gathered in 16 bits; ZeRO-3 gathers every weight a pass reads, a frozen base in its
+        // stored format (FSDP shards frozen parameters too).
         const double grad_bytes = fw.gradient_reduce_bytes * psi;
         const double bytes = 2 * psi;
+        const double gathered = peft ? frozen_weight_bytes(held, w.peft) + bytes : bytes;
         const double buckets = std::max(1.0, psi / bucket);
         const bool replicated = par.dp * par.cp > 1;
         const OffloadTimes off = offload_times(s, psi);
         if (par.zero >= 3 && (replicated || off.fetch_s > 0)) {
             const double layers = std::max<double>(1, static_cast<double>(st.stage.layers()));
-            const double gather = replicated ? collective_time(CollectiveKind::all_gather, dp_spans, bytes, engine) : 0.0;
+            const double gather = replicated ? collective_time(CollectiveKind::all_gather, dp_spans, gathered, engine) : 0.0;
             // The framework's collective for the gradients: reduce-scatter, or all-reduce
             // (DeepSpeed's 2021 ZeRO-3).
             const double scatter =

@@ -34,6 +34,9 @@
 //   optimizer   Adam over the chip's shard: 30 bytes per parameter (read fp32 gradient,
 //               master, m, v; write master, m, v and the bf16 weight) at the HBM bandwidth
 // Offloaded optimizer states and parameters: training/offload.hpp.
+// Fine-tuning (workload.peft, METHODOLOGY.md §39): Ψ_i is the stage's adapter parameters in the
+// gradient reduction, the parameter gather and the optimizer; ZeRO-3 gathers the frozen base too,
+// in its stored format.
 // Step = T_pipe + max_i (exposed DP + optimizer + offload).
 #include <cstdint>
 #include <vector>

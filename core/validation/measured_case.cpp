@@ -367,6 +367,15 @@ void read_training(const Json& doc, MeasuredCase& c) {
                     {"precision", text(t, "precision", "training")},
                     {"flash_attention", flash && flash->is_boolean() ? flash->get<bool>() : true},
                     {"dropout", !member(model, "gated_ffn", "model").get<bool>()}}}};
+    // A fine-tuning run's adapters (FORMAT.md training.peft), as the scenario's workload.peft
+    // reads them (its checks name the fields there).
+    if (const Json* peft = optional_member(t, "peft"); peft && peft->is_object()) {
+        Json p = Json::object();
+        for (const char* key : {"method", "rank", "alpha", "dropout", "targets", "base_precision"}) {
+            if (const Json* v = optional_member(*peft, key)) p[key] = *v;
+        }
+        c.scenario["workload"]["peft"] = p;
+    }
     const Json& measured = member(doc, "measured", "case");
     if (const Json* conv = optional_member(measured, "tflops_convention"); conv && conv->is_string()) {
         c.tflops_convention = conv->get<std::string>();

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "common/precision.hpp"
+#include "workload/peft.hpp"
 
 namespace envelope {
 
@@ -41,6 +42,9 @@ struct TrainingWorkload {
     bool tp_comm_overlap = false;
 
     Offload offload;
+
+    // Parameter-efficient fine-tuning (LoRA, QLoRA); method none: every weight trains.
+    Peft peft;
 
     // Tokens to train on, for the time and chip-hours of a whole run; 0: not asked.
     double train_tokens = 0;

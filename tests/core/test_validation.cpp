@@ -232,8 +232,18 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     CHECK(kind("training").scored >= 114);  // + 5 folded-EP MoE runs (§10.5)
     // Framework profiles (DeepSpeed 0.3's ZeRO-3, METHODOLOGY §37.1) and each chip's fitted
     // sustained rate (§37.2): training 0.334 → 0.249, step time 0.267 → 0.237, TFLOP/s 0.535 → 0.283.
-    CHECK(kind("training").mape <= 0.249);
-    CHECK(metric("training/step_time_s").mape <= 0.237);
+    // Fine-tuning modelled (METHODOLOGY §39: frozen base, adapters, adapter-only DP sync):
+    // training 0.248 → 0.226, step time 0.236 → 0.207; the 20 scored LoRA cases 32.3 % → 19.7 %
+    // (worst 201 % → 58 %; median 8.6 % → 15.8 %, bias +5.7 % → −15.8 %: the B200/GB200 and
+    // pipeline-parallel runs that are slow already as full training).
+    CHECK(kind("training").mape <= 0.226);
+    CHECK(metric("training/step_time_s").mape <= 0.207);
+    for (const CoverageRow& row : r.coverage) {
+        if (row.regime != "training fine-tuning" || row.value != "lora") continue;
+        CHECK(row.stats.scored >= 20);
+        CHECK(row.stats.mape <= 0.198);
+        CHECK(row.stats.worst <= 0.58);
+    }
     CHECK(metric("training/tflops_per_gpu").mape <= 0.283);
     CHECK(kind("memory").mape <= 0.123);
 }
