@@ -32,3 +32,48 @@ test('"Own" on a chip with no purchase price keeps every performance number; the
   assert.deepEqual(await headline(page), performance);
   await assertClean(page);
 });
+
+const visibleErrors = (page) => page.evaluate(() => [...document.querySelectorAll('.field-error, #general-error, [role=alert]')]
+  .filter((e) => !e.hidden && e.offsetParent !== null && e.textContent.trim()).map((e) => `${e.id}: ${e.textContent.trim()}`));
+
+test('one bare GPU: the Trade-off and Collective cards say what they need, with no error; more chips draw them', async () => {
+  const page = await open(`${base}#model=llama-3.1-8b&chip=h100-sxm&chips=1&tp=1&batch=1&input=2048&output=256&precision=bf16`);
+  await page.waitForFunction(() => document.querySelector('#tradeoff-chart').dataset.state === 'none');
+  assert.deepEqual(await visibleErrors(page), []);
+  assert.match(await page.textContent('#tradeoff-note'), /^Nothing to vary here: one bare chip has no network, and the scenario describes no package/);
+  assert.match(await page.textContent('#collective-note'), /^A collective runs between chips, and this system has 1: choose 2 chips or more/);
+  assert.equal(await page.isVisible('#collective-chart'), false);
+  // The network knobs say what they need.
+  assert.match(await page.textContent('#to-knob-0'), /Scale-up GB\/s per chip \(needs a system network\)/);
+
+  await page.fill('#chips', '8');
+  await page.waitForFunction(() => document.querySelector('#tradeoff-chart').dataset.state === 'done');
+  await page.waitForFunction(() => /^All-reduce on 8 chips/.test(document.querySelector('#collective-note').textContent));
+  assert.equal(await page.isVisible('#collective-chart'), true);
+  assert.equal(await page.isVisible('#tradeoff-chart'), true);
+  assert.equal(await page.getAttribute('#tradeoff-chart', 'data-knobs'), 'scale_up_gbps');
+  assert.deepEqual(await visibleErrors(page), []);
+  await assertClean(page);
+});
+
+test('Compare shows the cost and energy headlines with their changes', async () => {
+  const page = await open(base);
+  const costOf = async (id) => (await page.textContent(`[data-metric="${id}"] .metric-value`)).replace(/\s+/g, ' ').trim();
+  const before = { output: await costOf('cost-output'), energy: await costOf('cost-energy') };
+  await page.click('#pin-button');
+  await page.waitForFunction(() => document.querySelector('#compare-card').dataset.pins === '1');
+  await page.fill('#cost-usd_per_chip_hour', '3');
+  await page.waitForFunction((old) => document.querySelector('[data-metric="cost-output"] .metric-value').textContent.replace(/\s+/g, ' ').trim() !== old, before.output);
+  const cell = async (row, col) => (await page.textContent(`#compare-table tr[data-row="${row}"] td[data-col="${col}"]`)).replace(/\s+/g, ' ').trim();
+  await page.waitForFunction(() => document.querySelector('#compare-table tr[data-row="cost_output"] td[data-col="Current"] .compare-delta'));
+  assert.equal(await cell('cost_output', 'Pin 1'), before.output);
+  // $3 against the preset's $6.155 per chip-hour: −51.3 % per token, the same energy.
+  assert.equal(await cell('cost_output', 'Current'), `${await costOf('cost-output')} −51.3%`);
+  assert.match(await page.getAttribute('#compare-table tr[data-row="cost_output"] td[data-col="Current"] .compare-delta', 'class'), /better/);
+  for (const row of ['cost_input', 'cost_request', 'energy_token', 'energy_request']) {
+    assert.ok(await page.isVisible(`#compare-table tr[data-row="${row}"]`), row);
+  }
+  assert.equal(await cell('energy_token', 'Pin 1'), before.energy);
+  assert.match(await cell('energy_token', 'Current'), /±0%$/);
+  await assertClean(page);
+});
