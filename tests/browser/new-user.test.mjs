@@ -77,3 +77,24 @@ test('Compare shows the cost and energy headlines with their changes', async () 
   assert.match(await cell('energy_token', 'Current'), /±0%$/);
   await assertClean(page);
 });
+
+test('one fit verdict: the batch above "Largest batch that fits" does not fit, though within HBM', async () => {
+  const link = (batch) => `${base}#model=llama-3-8b&chip=h100-sxm&chips=1&tp=1&batch=${batch}&input=2048&output=256&precision=bf16`;
+  const fitLine = (page) => page.textContent('[data-metric="memory"] .metric-fit');
+  const sub = (page) => page.textContent('[data-metric="memory"] .metric-sub');
+  const page = await open(link(8));
+  const largest = Number((await fitLine(page)).match(/Largest batch that fits: ([\d,]+)/)[1].replace(/,/g, ''));
+  assert.ok(largest > 8);
+  await page.close();
+  const at = await open(link(largest));
+  assert.match(await sub(at), /^fits · /);
+  assert.match(await fitLine(at), new RegExp(`Largest batch that fits: ${largest.toLocaleString('en-US')}`));
+  await at.close();
+  const over = await open(link(largest + 1));
+  // Within HBM, beyond the engine's KV budget: one verdict, said so, with the way out.
+  assert.match(await sub(over), /^does not fit · \d+(\.\d)?\s?% of HBM, more KV cache than the engine leaves room for/);
+  assert.doesNotMatch(await fitLine(over), /Largest batch that fits/);
+  assert.match(await over.textContent('[data-metric="memory"]'), new RegExp(`it fits up to batch ${largest.toLocaleString('en-US')} at this context`));
+  assert.match(await over.textContent('#warnings'), /does not fit: the KV cache needs/);
+  await assertClean(over);
+});
