@@ -1,6 +1,7 @@
 // What a new user trips on (issue 23, "What a new user trips on"), in the built page
 // (build/site), headless Chromium: a pricing without its price turns the Cost card off with a
-// sentence and leaves every performance number; a run that does not fit has its dollars dimmed.
+// sentence and leaves every performance number; a run that does not fit has its dollars dimmed;
+// one bare GPU gets no red errors; Compare has the cost and energy rows; one fit verdict.
 // Run after ./dev.sh build:  node --test tests/browser/new-user.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -88,6 +89,7 @@ test('one fit verdict: the batch above "Largest batch that fits" does not fit, t
   await page.close();
   const at = await open(link(largest));
   assert.match(await sub(at), /^fits · /);
+  assert.equal(await at.evaluate(() => document.querySelector('#cost-card').classList.contains('cost-unfit')), false);
   assert.match(await fitLine(at), new RegExp(`Largest batch that fits: ${largest.toLocaleString('en-US')}`));
   await at.close();
   const over = await open(link(largest + 1));
@@ -96,5 +98,9 @@ test('one fit verdict: the batch above "Largest batch that fits" does not fit, t
   assert.doesNotMatch(await fitLine(over), /Largest batch that fits/);
   assert.match(await over.textContent('[data-metric="memory"]'), new RegExp(`it fits up to batch ${largest.toLocaleString('en-US')} at this context`));
   assert.match(await over.textContent('#warnings'), /does not fit: the KV cache needs/);
+  // Its dollars are of a run that cannot happen: dimmed, and said so.
+  assert.equal(await over.evaluate(() => document.querySelector('#cost-card').classList.contains('cost-unfit')), true);
+  assert.match(await over.textContent('#cost-note'), /It does not fit in memory: these are the costs of a run that cannot happen/);
+  assert.equal(await over.evaluate(() => getComputedStyle(document.querySelector('#cost-summary')).opacity), '0.45');
   await assertClean(over);
 });
