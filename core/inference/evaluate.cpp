@@ -220,10 +220,14 @@ void add_warnings(const Scenario& s, const InferenceMemory& mem, std::vector<std
         out.push_back("input + output = " + std::to_string(context) + " tokens exceeds the context " +
                       s.model.name + " was trained for (" + std::to_string(s.model.max_seq_len) + ")");
     }
-    if (!mem.fits) {
-        out.push_back("does not fit: " + format_gb(mem.total_bytes) + " needed per chip" +
-                      (s.parallelism.pp > 1 ? " on pipeline stage " + std::to_string(mem.stage) : std::string()) +
-                      ", " + format_gb(mem.capacity_bytes) + " available");
+    const std::string where = s.parallelism.pp > 1 ? " on pipeline stage " + std::to_string(mem.stage) : std::string();
+    if (mem.total_bytes > mem.capacity_bytes) {
+        out.push_back("does not fit: " + format_gb(mem.total_bytes) + " needed per chip" + where + ", " +
+                      format_gb(mem.capacity_bytes) + " available");
+    } else if (!mem.fits) {
+        out.push_back("does not fit: the KV cache needs " + format_gb(mem.kv_cache_bytes) + " per chip" + where +
+                      ", and the engine gives it " + format_gb(mem.kv_budget_bytes) +
+                      " (what its memory fraction and runtime reserve leave)");
     }
     if (!s.system.network_note.empty()) out.push_back(s.system.network_note);
     if (mem.host_kv_bytes > s.system.host.memory_gb * 1e9) {

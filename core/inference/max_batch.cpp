@@ -7,13 +7,12 @@ namespace envelope {
 
 namespace {
 
-// The engine admits the batch: its KV cache fits the engine's budget (and so does the
-// whole, since the budget is a fraction of what weights and activations leave) on every
-// pipeline stage.
+// The batch fits on every pipeline stage (memory.fits: the whole in the chip, the KV cache in
+// the engine's budget), the same verdict the result gives.
 bool fits(Scenario s, int64_t batch) {
     s.workload.inference.batch = batch;
     for (const InferenceMemory& m : inference_memory_of(s)) {
-        if (m.kv_cache_bytes > m.kv_budget_bytes) return false;
+        if (!m.fits) return false;
     }
     return true;
 }

@@ -32,9 +32,9 @@ void add_drafter_memory(const Scenario& s, InferenceMemory& mem) {
     mem.weights_bytes += weights;
     mem.kv_cache_bytes += d.kv_cache_bytes;
     mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
-    mem.fits = mem.total_bytes <= mem.capacity_bytes;
     mem.kv_budget_bytes = kv_budget_bytes(s.engine, mem.capacity_bytes, mem.weights_bytes, mem.activation_bytes,
                                           s.parallelism.tp * s.parallelism.pp);
+    mem.fits = fits_in_memory(mem);
 }
 
 }  // namespace envelope

@@ -84,17 +84,24 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
         else if (ce.price_usd > 0 || in.has("chip_usd")) pricing = 1;
     }
     if (pricing == 0) {
-        c.pricing = Pricing::cloud;
         if (!hourly_given && ce.cloud_usd_per_hour <= 0) {
-            throw InputError(r->path_of("usd_per_chip_hour"), "is required: chip " + chip.name + " has no cloud price in its presets");
+            // A missing price leaves the dollars out, never the performance or the energy.
+            c.assumptions.push_back("no price: renting needs cost.usd_per_chip_hour, and chip " + chip.name +
+                                    " has no cloud price in its presets");
+        } else {
+            c.pricing = Pricing::cloud;
+            c.usd_per_chip_hour = in.read("usd_per_chip_hour", 1e-6, 1e6, ce.cloud_usd_per_hour, chip_from);
         }
-        c.usd_per_chip_hour = in.read("usd_per_chip_hour", 1e-6, 1e6, ce.cloud_usd_per_hour, chip_from);
+    } else if (pricing == 1 && !in.has("chip_usd") && ce.price_usd <= 0) {
+        c.assumptions.push_back("no price: buying needs cost.chip_usd, and chip " + chip.name +
+                                " has no purchase price in its presets");
+        // The other prices of owning, when given, are still checked (and unused).
+        if (in.has("system_usd_per_chip")) r->number("system_usd_per_chip", 0, 1e9);
+        if (in.has("network_usd_per_chip")) r->number("network_usd_per_chip", 0, 1e9);
+        if (in.has("amortization_years")) r->number("amortization_years", 0.1, 100);
+        if (in.has("usd_per_kwh")) r->number("usd_per_kwh", 0, 100);
     } else if (pricing == 1) {
         c.pricing = Pricing::owned;
-        if (!in.has("chip_usd") && ce.price_usd <= 0) {
-            throw InputError(path.empty() ? "cost.chip_usd" : path + ".chip_usd",
-                             "is required: chip " + chip.name + " has no purchase price in its presets");
-        }
         c.chip_usd = in.read("chip_usd", 0, 1e9, ce.price_usd, chip_from);
         c.system_usd_per_chip = in.read("system_usd_per_chip", 0, 1e9, sys.economics.usd_per_chip,
                                         sys.economics.usd_per_chip > 0 ? system_from : "not known");

@@ -33,6 +33,10 @@ double kv_budget_bytes(const Engine& e, double capacity, double weights, double 
     return std::max(0.0, f * capacity - weights - outside);
 }
 
+bool fits_in_memory(const InferenceMemory& m) {
+    return m.total_bytes <= m.capacity_bytes && m.kv_cache_bytes <= m.kv_budget_bytes;
+}
+
 double kv_cache_elements(const Model& m, const Stage& stage, int64_t tp, const InferenceWorkload& w) {
     const int64_t context = w.input_tokens + w.output_tokens;
     const double extra_beams = static_cast<double>(w.beams - 1);
@@ -87,9 +91,9 @@ InferenceMemory inference_memory(const StageMemoryInput& in, const std::vector<O
 
     mem.total_bytes = mem.weights_bytes + mem.kv_cache_bytes + mem.activation_bytes;
     mem.capacity_bytes = in.chip.hbm_gb * 1e9;
-    mem.fits = mem.total_bytes <= mem.capacity_bytes;
     mem.kv_budget_bytes = kv_budget_bytes(in.engine, mem.capacity_bytes, mem.weights_bytes, mem.activation_bytes,
                                           tp * in.parallelism.pp);
+    mem.fits = fits_in_memory(mem);
     return mem;
 }
 

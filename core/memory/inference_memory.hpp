@@ -20,7 +20,7 @@ struct InferenceMemory {
     double activation_bytes = 0;
     double total_bytes = 0;
     double capacity_bytes = 0;
-    bool fits = true;
+    bool fits = true;           // fits_in_memory below
     // What the engine gives the KV cache (kv_budget_bytes below). A batch the engine
     // admits has kv ≤ budget.
     double kv_budget_bytes = 0;
@@ -57,6 +57,11 @@ struct StageMemoryInput {
 // (f · C − W − max(A, R) when the reserve holds the activations), at least 0.
 // replica_chips = tp · pp, for the reserve's per-chip part.
 double kv_budget_bytes(const Engine& e, double capacity, double weights, double activations, int64_t replica_chips);
+
+// The one verdict of "does it fit" (memory.fits, the fit answer, the largest batch): the whole
+// within the chip's memory and the KV cache within the engine's budget, so that the memory the
+// engine keeps for itself (its memory fraction, the runtime reserve) is never counted as free.
+bool fits_in_memory(const InferenceMemory& m);
 
 // The KV cache elements one request keeps on one chip of the stage at TP degree tp: Σ over
 // its layers of the cache width per chip (layer_shard.hpp) × the tokens kept (input +

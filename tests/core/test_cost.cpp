@@ -265,6 +265,27 @@ TEST_CASE("the cost block: defaults are named, and bad inputs name their field")
                       "hbm": {"stacks": 4, "usd_per_stack": 300, "area_mm2": 110}}})") == "no error");
 }
 
+TEST_CASE("a pricing without its price gives no dollars and every performance number") {
+    // presets/chips/h200-sxm.json: price_usd 0 (no attributable price), a cloud price.
+    const std::string base = R"({"model": "llama-3-8b", "system": {"chip": "h200-sxm", "count": 1},
+        "workload": {"precision": "bf16", "batch": 1, "input_tokens": 128, "output_tokens": 16})";
+    const Json rented = parse_json_text(evaluate_json(base + "}"));
+    const Json owned = parse_json_text(evaluate_json(base + R"(, "cost": {"pricing": "owned", "amortization_years": 4}})"));
+    REQUIRE(rented["ok"].get<bool>());
+    REQUIRE(owned["ok"].get<bool>());
+    CHECK(owned["summary"] == rented["summary"]);  // cost never changes performance
+    CHECK(owned["cost"]["pricing"] == "unknown");
+    CHECK(owned["cost"]["usd_per_chip_hour"].is_null());
+    CHECK(owned["cost"]["usd_per_m_output_tokens"].is_null());
+    CHECK(owned["cost"]["joules_per_output_token"] == rented["cost"]["joules_per_output_token"]);
+    bool named = false;
+    for (const Json& a : owned["cost"]["assumptions"]) named = named || a.get<std::string>().find("cost.chip_usd") != std::string::npos;
+    CHECK(named);
+    // The other prices of owning are still checked.
+    const Json bad = parse_json_text(evaluate_json(base + R"(, "cost": {"pricing": "owned", "amortization_years": 0}})"));
+    CHECK(bad["error"]["path"] == "cost.amortization_years");
+}
+
 namespace {
 
 const char* kTradeOffScenario = R"({"model": "llama-3.1-8b", "system": {"chip": "h100-sxm", "count": 1},

@@ -88,3 +88,33 @@ TEST_CASE("fit and curve answer JSON, and refuse training scenarios naming the f
     const Json c = parse_json_text(curve_json("{"));
     CHECK(c["ok"] == false);
 }
+
+TEST_CASE("one verdict: a batch within HBM but beyond the engine's KV budget does not fit, and the largest batch agrees") {
+    // Llama-3-8B bf16 on one H100 (85.52 GB), 2048 + 256 tokens, the default engine (TensorRT-LLM's
+    // rule, 0.9 of the free memory). KV per sequence by hand: 32 layers × 2 × 8 KV heads × 128 × 2 B
+    // × 2304 tokens = 301,989,888 B.
+    const char* text = R"({"model": "llama-3-8b", "system": {"chip": "h100-sxm", "count": 1},
+        "workload": {"kind": "inference", "batch": 1, "input_tokens": 2048, "output_tokens": 256, "precision": "bf16"}})";
+    Scenario s = from(text);
+    const InferenceFit f = inference_fit(s);
+    REQUIRE(f.largest_batch > 1);
+    const auto memory_at = [&](int64_t batch) {
+        Scenario b = s;
+        b.workload.inference.batch = batch;
+        return inference_memory_of(b).front();
+    };
+    const InferenceMemory at = memory_at(f.largest_batch);
+    const InferenceMemory over = memory_at(f.largest_batch + 1);
+    CHECK(at.kv_cache_bytes == doctest::Approx(301989888.0 * static_cast<double>(f.largest_batch)));
+    // The budget is 0.9 · (C − W − A): the largest batch is its floor in sequences.
+    const double budget = 0.9 * (85.52e9 - at.weights_bytes - at.activation_bytes);
+    CHECK(f.largest_batch == static_cast<int64_t>(budget / 301989888.0));
+    CHECK(at.fits);
+    CHECK_FALSE(over.fits);                         // the same check as the largest batch
+    CHECK(over.total_bytes < over.capacity_bytes);  // though under 100 % of HBM: the engine keeps the rest
+    s.workload.inference.batch = f.largest_batch + 1;
+    const Result r = evaluate(s);
+    bool said = false;
+    for (const std::string& w : r.warnings) said = said || w.find("does not fit: the KV cache needs") == 0;
+    CHECK(said);
+}

@@ -4,6 +4,7 @@
 // parts of each scenario's latency or step for the overlaid bars. The pins themselves are page
 // states (state.js writes them into the link as `pin=` keys); main.js keeps them.
 import * as fmt from './format.js';
+import { usd, joules, kwh, watts } from './cost-format.js';
 
 // Pins kept beside the current scenario: four columns at most.
 export const MAX_PINS = 3;
@@ -38,7 +39,8 @@ export function labelProblems(text) {
 export const pinName = (pin, i) => cleanLabel(pin?.label) ?? `Pin ${i + 1}`;
 
 // The headline rows: id, label, how to read a value from a result, how to show it, and which
-// way is better (-1 lower, +1 higher, 0 neither).
+// way is better (-1 lower, +1 higher, 0 neither): the performance headlines, then the Cost
+// card's (result.cost; a row without a price shows dashes).
 const ROWS = [
   ['ttft', 'Time to first token', (r) => r.summary?.ttft_s, fmt.time, -1, 'inference'],
   ['tpot', 'Time per output token', (r) => r.summary?.tpot_s, fmt.time, -1, 'inference'],
@@ -51,6 +53,17 @@ const ROWS = [
   ['mfu', 'MFU', (r) => r.summary?.mfu, fmt.percent, 1, 'training'],
   ['memory', 'Memory per chip', (r) => r.memory?.total_bytes ?? r.memory?.stage?.total_bytes, fmt.bytes, -1, null],
   ['chips', 'Chips', (r) => r.summary?.chips, fmt.int, 0, null],
+  ['cost_output', '$ per million output tokens', (r) => r.cost?.usd_per_m_output_tokens, usd, -1, 'inference'],
+  ['cost_input', '$ per million input tokens', (r) => r.cost?.usd_per_m_input_tokens, usd, -1, 'inference'],
+  ['cost_request', '$ per request', (r) => r.cost?.usd_per_request, usd, -1, 'inference'],
+  ['energy_token', 'Energy per output token', (r) => r.cost?.joules_per_output_token, joules, -1, 'inference'],
+  ['energy_request', 'Energy per request', (r) => r.cost?.joules_per_request, joules, -1, 'inference'],
+  ['cost_step', '$ per step', (r) => r.cost?.usd_per_step, usd, -1, 'training'],
+  ['energy_step', 'Energy per step (IT)', (r) => r.cost?.energy_kwh_per_step, kwh, -1, 'training'],
+  ['cost_total', '$ to train', (r) => r.cost?.usd_total, usd, -1, 'training'],
+  ['energy_total', 'Energy to train', (r) => r.cost?.facility_energy_kwh, kwh, -1, 'training'],
+  ['chip_hours', 'Chip-hours', (r) => r.cost?.chip_hours, fmt.compact, -1, 'training'],
+  ['power_chip', 'Power per chip (facility)', (r) => r.cost?.power_w_per_chip?.facility, watts, 0, null],
 ];
 
 const finite = (x) => typeof x === 'number' && Number.isFinite(x);

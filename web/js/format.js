@@ -84,3 +84,18 @@ export function intensity(flopCount, byteCount) {
   if (!ok(flopCount) || !ok(byteCount) || byteCount <= 0) return DASH;
   return sig3.format(flopCount / byteCount);
 }
+
+// The engine's messages write numbers as C's %g does ("1.31e+04 GB", "[1e-09, 1e+07]"): each
+// such number in a text, for people: 13,100 GB, [10⁻⁹, 10,000,000]. Others are left as written.
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+const plain6 = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+export function plainNumbers(text) {
+  return String(text).replace(/(?<![\w.])(-?\d+(?:\.\d+)?)e([+-]\d+)\b/g, (all, mantissa, exponent) => {
+    const x = Number(all);
+    const e = Number(exponent);
+    if (!Number.isFinite(x)) return all;
+    if (e >= -4 && e <= 12) return plain6.format(x);
+    const power = `10${String(e).replace(/[-\d]/g, (c) => SUPERSCRIPT[c])}`;
+    return Math.abs(Number(mantissa)) === 1 ? `${Number(mantissa) < 0 ? '−' : ''}${power}` : `${mantissa} × ${power}`;
+  });
+}

@@ -173,7 +173,7 @@ async function start() {
     }
     renderMapping(result, view, onView);
     renderOpsTable(result, view);
-    renderCost(result);
+    renderCost(result, { asked: state.cost?.pricing ?? null });
   }
 
   // keepUrl: the link just read had a part that was ignored; it stays in the address bar

@@ -12,7 +12,7 @@ import { h, $ } from './dom.js';
 import { createChart } from './views/chart.js';
 import { tradeoffOption, tradeoffRows, splitPoints } from './views/tradeoff-chart.js';
 import {
-  KNOBS, KNOB_NAMES, availableKnobs, baseSettings, currentPoint, defaultKnobs, defaultValues, parseValues, tradeoffRequest, valuesText,
+  KNOBS, KNOB_NAMES, availableKnobs, baseSettings, currentPoint, defaultKnobs, defaultValues, knobNeeds, parseValues, tradeoffRequest, valuesText,
 } from './tradeoff-plan.js';
 
 const DELAY_MS = 250;
@@ -44,12 +44,12 @@ export function createTradeoffPanel(sweeper, { onView }) {
   }
 
   function fillKnobs() {
-    const can = availableKnobs(scenario);
+    const can = availableKnobs(scenario, result);
     for (const i of [0, 1]) {
       const select = $(`#to-knob-${i}`);
       const options = KNOB_NAMES.map((k) => h('option', {
         value: k, disabled: !can.includes(k) || (i === 1 && k === axes[0].knob),
-        text: can.includes(k) ? KNOBS[k].label : `${KNOBS[k].label} (needs a package${k === 'hbm_stacks' ? ' with HBM' : ''})`,
+        text: can.includes(k) ? KNOBS[k].label : `${KNOBS[k].label} (${knobNeeds(k)})`,
       }));
       select.replaceChildren(...(i === 1 ? [h('option', { value: '', text: 'None' })] : []), ...options);
       select.value = axes[i].knob ?? '';
@@ -60,9 +60,9 @@ export function createTradeoffPanel(sweeper, { onView }) {
 
   // Knobs that no longer apply (the package was taken out) go; unedited values follow the scenario.
   function settle() {
-    const can = availableKnobs(scenario);
+    const can = availableKnobs(scenario, result);
     if (!chosen || !can.includes(axes[0].knob) || (axes[1].knob && !can.includes(axes[1].knob))) {
-      const [a, b] = defaultKnobs(scenario);
+      const [a, b] = defaultKnobs(scenario, result);
       if (axes[0].knob !== a) Object.assign(axes[0], { knob: a, edited: false });
       if (axes[1].knob !== b) Object.assign(axes[1], { knob: b, edited: false });
     }
@@ -141,6 +141,7 @@ export function createTradeoffPanel(sweeper, { onView }) {
       return;
     }
     showError(null);
+    container.hidden = false;
     const parts = splitPoints(answer);
     Object.assign(container.dataset, {
       points: answer.points.length, pareto: parts.front.length, over: parts.over.length, errors: parts.errors.length,
@@ -163,6 +164,17 @@ export function createTradeoffPanel(sweeper, { onView }) {
   }
 
   function run() {
+    if (!availableKnobs(scenario, result).length) {
+      // One bare chip without a package: nothing to vary, and no error to show for it.
+      wanted = null;
+      showError(null);
+      container.dataset.state = 'none';
+      container.hidden = true;
+      $('#tradeoff-table').replaceChildren();
+      note('Nothing to vary here: one bare chip has no network, and the scenario describes no package. '
+        + 'Choose more chips or a system for its scale-up knobs, or turn on the accelerator package under Cost for its HBM, die and chiplet knobs.');
+      return;
+    }
     const built = tradeoffRequest(scenario, axes);
     if (built.error) {
       showError(built.error, built.axis ?? null);

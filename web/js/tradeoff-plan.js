@@ -2,14 +2,15 @@
 // one or two knobs of the design and their values, with defaults around the scenario, and how
 // each answer point reads as performance against cost. Pure: the Node tests import it.
 
-// The knobs, in the order offered; `package`: needs the scenario's cost.package.
+// The knobs, in the order offered; `package`: needs the scenario's cost.package; `network`:
+// needs a system network (one bare chip has none: core/io/tradeoff_json.cpp).
 export const KNOBS = {
   hbm_stacks: { label: 'HBM stacks', package: true, integer: true },
   die_area_mm2: { label: 'Logic die area (mm²)', package: true },
   chiplets: { label: 'Chiplets', package: true, integer: true },
   process_node: { label: 'Process node', package: true, text: true },
-  scale_up_gbps: { label: 'Scale-up GB/s per chip', integer: false },
-  chips_per_system: { label: 'Chips per scale-up domain', integer: true },
+  scale_up_gbps: { label: 'Scale-up GB/s per chip', integer: false, network: true },
+  chips_per_system: { label: 'Chips per scale-up domain', integer: true, network: true },
 };
 export const KNOB_NAMES = Object.keys(KNOBS);
 export const MAX_VALUES = 64;
@@ -20,19 +21,30 @@ const NODE_CHOICES = ['7nm-actuary-2022', '5nm-actuary-2022', '3nm-actuary-2022'
 const unique = (xs) => [...new Set(xs)];
 const round = (x) => Number(x.toPrecision(3));
 
-// The knobs a scenario can turn: the package's only when it has one (HBM stacks only with HBM).
-export function availableKnobs(scenario) {
+// Whether the evaluated system has a network to vary (result.scenario: as the engine resolved
+// it; no result yet: assumed, and the engine says otherwise).
+export const hasNetwork = (result) => !result?.scenario?.system || (result.scenario.system.network?.length ?? 0) > 0;
+
+// The knobs a scenario can turn: the package's only when it has one (HBM stacks only with HBM),
+// the network's only when its system has one.
+export function availableKnobs(scenario, result = null) {
   const pkg = scenario?.cost?.package;
-  return KNOB_NAMES.filter((k) => !KNOBS[k].package || (pkg && (k !== 'hbm_stacks' || (pkg.hbm?.stacks ?? 0) > 0)));
+  const network = hasNetwork(result);
+  return KNOB_NAMES.filter((k) => (!KNOBS[k].package || (pkg && (k !== 'hbm_stacks' || (pkg.hbm?.stacks ?? 0) > 0)))
+    && (!KNOBS[k].network || network));
 }
 
+// What a knob that cannot be turned needs, in words.
+export const knobNeeds = (knob) => (KNOBS[knob].network ? 'needs a system network' : `needs a package${knob === 'hbm_stacks' ? ' with HBM' : ''}`);
+
 // The knobs the view starts with: the HBM stacks and the chiplets of a package, else the
-// scale-up bandwidth alone.
-export function defaultKnobs(scenario) {
-  const can = availableKnobs(scenario);
+// scale-up bandwidth alone; none when nothing can be turned.
+export function defaultKnobs(scenario, result = null) {
+  const can = availableKnobs(scenario, result);
   if (can.includes('hbm_stacks')) return ['hbm_stacks', 'chiplets'];
   if (can.includes('chiplets')) return ['die_area_mm2', 'chiplets'];
-  return ['scale_up_gbps', null];
+  if (can.includes('scale_up_gbps')) return ['scale_up_gbps', null];
+  return [null, null];
 }
 
 // -> values around the scenario's own. `base`: { hbm_stacks, die_area_mm2, chiplets, node,

@@ -50,7 +50,15 @@ function trainingMetrics(c) {
   ];
 }
 
-function hourLine(c, inputs) {
+// The pricing the inputs chose whose price is missing (the engine then gives no dollars,
+// core/io/cost_json.cpp): which price, and where it is typed in.
+const MISSING = {
+  owned: (chip) => `Own needs the chip’s purchase price, and ${chip} has none in its presets: type it in “Chip price ($)” under Cost, or choose Rent. Performance and energy are unaffected.`,
+  cloud: (chip) => `Rent needs a price per chip-hour, and ${chip} has none in its presets: type it in “$ per chip-hour” under Cost, or pick a cloud offering. Performance and energy are unaffected.`,
+};
+
+function hourLine(c, inputs, missing) {
+  if (missing) return missing;
   if (c.usd_per_chip_hour == null) return 'No price is known for this chip: choose a pricing under Cost and give a price.';
   if (c.pricing === 'owned') {
     return `${usd(c.usd_per_chip_hour)} per chip-hour = ${usd(c.capex_usd_per_chip_hour)} to own (the chip, its server and network, `
@@ -101,19 +109,27 @@ function renderPackage(pkg) {
       h('td', { class: 'num', text: usd(d.raw_usd) }), h('td', { class: 'num', text: usd(d.known_good_usd) })))));
 }
 
-// result: an evaluated scenario (either workload) with its "cost" section.
-export function renderCost(result) {
+// result: an evaluated scenario (either workload) with its "cost" section; asked: the pricing
+// the inputs chose (state.cost.pricing), null for the presets'.
+// A chosen pricing without its price turns the card off with a sentence saying which price to
+// give; a run that does not fit has its dollars dimmed (a cost of a run that cannot happen).
+export function renderCost(result, { asked = null } = {}) {
   const card = $('#cost-card');
   const c = result.cost;
   card.hidden = !c;
   if (!c) return;
   const inputs = result.scenario?.cost ?? {};
   const training = result.workload === 'training';
+  const missing = c.pricing === 'unknown' && MISSING[asked] ? MISSING[asked](result.scenario?.system?.chip?.name ?? 'this chip') : null;
+  const unfit = result.memory?.fits === false;
+  card.classList.toggle('cost-off', missing !== null);
+  card.classList.toggle('cost-unfit', unfit);
   const how = c.pricing === 'owned' ? 'bought and powered' : c.pricing === 'cloud' ? 'rented' : 'without a price';
-  $('#cost-note').textContent = `${fmt.int(c.chips)} ${c.chips === 1 ? 'chip' : 'chips'}, ${how}.`;
+  $('#cost-note').textContent = `${fmt.int(c.chips)} ${c.chips === 1 ? 'chip' : 'chips'}, ${how}.`
+    + (unfit ? ' It does not fit in memory: these are the costs of a run that cannot happen.' : '');
   $('#cost-summary').replaceChildren(...(training ? trainingMetrics(c) : inferenceMetrics(c)));
   $('#cost-split').replaceChildren(
-    h('p', { class: 'cost-hour', dataset: { pricing: c.pricing }, text: hourLine(c, inputs) }),
+    h('p', { class: missing ? 'cost-hour cost-missing' : 'cost-hour', dataset: { pricing: c.pricing }, text: hourLine(c, inputs, missing) }),
     h('p', { class: 'cost-power', text: powerLine(c, inputs) }));
   renderPackage(c.package ?? null);
   $('#cost-assumptions').replaceChildren(...(c.assumptions ?? []).map((a) => h('li', { text: a })));

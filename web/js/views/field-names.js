@@ -5,10 +5,12 @@
 //   plainMessage(text, fieldOf, labelOf) -> the text with each path that has an input on
 //     the page put as “Label” (fieldOf(path): the input's id for exactly that path, or null)
 //   outOfRange(text) -> whether the message is the engine's range check
+import { plainNumbers } from '../format.js';
+
 const PATH = /\b(?:model|system|parallelism|workload|engine|cost)(?:\.[A-Za-z_]\w*|\[\d+\])+/g;
 
 export function plainMessage(text, fieldOf, labelOf) {
-  return String(text).replace(PATH, (path) => {
+  return plainNumbers(text).replace(PATH, (path) => {
     const id = fieldOf(path);
     if (!id || !document.querySelector(`#${CSS.escape(id)}`)) return path;
     const label = labelOf(id);

@@ -110,6 +110,19 @@ export function createNetworkView(engine, { onView }) {
       $('#collective-chart').classList.add('stale');
       return;
     }
+    // One chip talks to no other: a plain sentence instead of the engine's refusal.
+    const system = result?.scenario?.system;
+    if (system && system.count < 2) {
+      last = null;
+      showError('coll-chips-error', null);
+      showError('collective-error', null);
+      $('#collective-chart').hidden = true;
+      $('#collective-table').replaceChildren();
+      $('#collective-note').textContent = `A collective runs between chips, and this system has ${fmt.int(system.count)}: `
+        + 'choose 2 chips or more (or a system such as a DGX) to see how long an all-reduce of each size takes.';
+      return;
+    }
+    $('#collective-chart').hidden = false;
     const chip = chipKey(state.machine, presets);
     // The measured runs come once the cases are fetched (engine.js): then the view draws again.
     const report = engine.validation();

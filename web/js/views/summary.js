@@ -185,9 +185,13 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   ].filter(Boolean);
   const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
   const onStage = stages > 1 ? ` · stage ${m.stage}, the fullest` : '';
+  // The engine's one verdict (memory.fits, METHODOLOGY §16): within HBM is not enough when
+  // the KV cache is beyond what the engine's memory fraction and runtime reserve leave it.
   const memorySub = (fits
     ? `fits · ${fmt.percent(m.total_bytes / m.capacity_bytes)} of HBM`
-    : `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`) + onStage;
+    : m.total_bytes > m.capacity_bytes
+      ? `does not fit · ${fmt.gb(m.total_bytes - m.capacity_bytes)} over capacity`
+      : `does not fit · ${fmt.percent(m.total_bytes / m.capacity_bytes)} of HBM, more KV cache than the engine leaves room for`) + onStage;
 
   const r = s.roofline ?? {};
   const bands = s.error_band ?? {};
