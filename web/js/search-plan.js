@@ -107,7 +107,7 @@ export function layoutText(point) {
   if (p.zero) parts.push(`ZeRO ${p.zero}`);
   if (p.sp) parts.push('SP');
   if (w.micro_batch != null) parts.push(`micro-batch ${w.micro_batch}`);
-  if (w.recompute) parts.push(`${w.recompute} recompute`);
+  if (w.recompute && w.recompute !== 'none') parts.push(`${w.recompute} recompute`);
   if (w.batch != null) parts.push(`batch ${w.batch}`);
   if (w.precision) parts.push(`${w.precision.weights}/${w.precision.kv_cache}`);
   return parts.join(' · ');
