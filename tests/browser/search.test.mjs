@@ -95,12 +95,21 @@ test('training: chip counts and rank, Cancel ends a run and the next one runs, A
   await page.waitForTimeout(300);
   assert.equal(await page.textContent('#search-status'), 'Search cancelled.', 'no late answer after Cancel');
 
-  await page.fill('#search-chips', '8 16');
+  // The page stays answered while the search runs in its worker: a timer's longest gap.
+  await page.fill('#search-chips', '8 16 32');
+  await page.evaluate(() => {
+    window.__gap = 0;
+    let last = performance.now();
+    window.__tick = setInterval(() => { const now = performance.now(); window.__gap = Math.max(window.__gap, now - last); last = now; }, 20);
+  });
   await page.click('#search-run');
   const out = await searched(page);
+  const gap = await page.evaluate(() => { clearInterval(window.__tick); return window.__gap; });
+  assert.ok(gap < 1000, `the main thread was blocked for ${gap.toFixed(0)} ms during the search`);
+  assert.match(await page.textContent('#search-status'), /\(worker\)/);
   assert.ok(out.rows >= 1);
   assert.ok(out.chart);
-  assert.match(await page.evaluate(() => location.hash), /search\.chips=8\+16&search\.rank=mfu/);
+  assert.match(await page.evaluate(() => location.hash), /search\.chips=8\+16\+32&search\.rank=mfu/);
   const layout = out.layouts[0];
   const tp = Number(layout.match(/TP (\d+)/)[1]);
   const chips = Number(await page.textContent('#search-table tbody tr:first-child td:nth-child(3)'));
