@@ -97,6 +97,11 @@ export async function loadEngine({ timeoutMs = LOAD_TIMEOUT_MS } = {}) {
     sweep(request) {
       return JSON.parse(mod.sweep(scenarioText(request)));
     },
+    // A configuration search (as `envelope search`): the Search card runs it in its own worker
+    // (search-client.js); this is its fallback where workers are missing.
+    search(request) {
+      return JSON.parse(mod.search(scenarioText(request)));
+    },
     // One collective on a system, nccl-tests style: {system, op, chips, bytes | sweep}
     // (as `envelope collective --json`).
     collective(request) {

@@ -38,6 +38,7 @@ import { renderCost } from './views/cost-view.js';
 import { createTradeoffPanel } from './tradeoff-panel.js';
 import { watchExplanations } from './views/explain-panel.js';
 import { createHeadlineBar } from './views/headline-bar.js';
+import { emptyChoice } from './search-plan.js';
 
 // The throughput–latency curve is up to 64 whole evaluations (a few ms, tens for the biggest
 // models): it waits for a pause in typing this long, and is computed once per scenario.
@@ -102,6 +103,25 @@ async function start() {
   const pins = createPins(engine, { onChange: () => update(state), scenarioOf: (pinned) => resolved(pinned) });
   // Cost against performance for designs around the scenario (tradeoff-panel.js), in the worker.
   const tradeoffPanel = createTradeoffPanel(sweeper, { onView });
+  // The Search card's code loads when the card is opened, or when a link has a search
+  // (search-panel.js); its inputs are a view option of the link (state.view.search).
+  const searchDetails = $('#search-details');
+  let searchPanel = null; // a promise of the card's controller
+  let searchFromLink = false; // a link was just opened: its search runs at once
+  const loadSearch = () => (searchPanel ??= import('./search-panel.js').then((m) => m.createSearchPanel(engine, {
+    onView, onApply: (next) => update(next, { restored: true }) })));
+  searchDetails.addEventListener('toggle', () => {
+    if (searchDetails.open !== (state.view.search != null)) onView('search', searchDetails.open ? emptyChoice() : null);
+  });
+  function updateSearch(scenario) {
+    const open = state.view.search != null;
+    if (searchDetails.open !== open) searchDetails.open = open;
+    const fromLink = searchFromLink;
+    searchFromLink = false;
+    if (!open && !searchPanel) return;
+    const now = state;
+    loadSearch().then((panel) => panel.update(now, scenario, { restored: fromLink }));
+  }
   // "How?" beside each headline and cost number: its formula with this result's values (explain.js).
   watchExplanations([$('#summary'), $('#cost-summary')], () => lastGood);
   // The fit advice's Apply: its settings go into the form (and the link), and it recomputes.
@@ -218,6 +238,7 @@ async function start() {
     pins.render(state, lastGood, { stale: failed });
     sweepPanel.update(evaluated, state.view.sweep, lastFit, pins.scenarios());
     if (!failed) tradeoffPanel.update(lastGoodScenario, lastGood, state.view.tradeoff ?? null);
+    updateSearch(failed ? null : lastGoodScenario);
   }
 
   const form = createForm(presets, {
@@ -252,6 +273,7 @@ async function start() {
     const { state: restored, pins: pinned, error } = fromHash(location.hash, presets);
     pins.set(pinned);
     showNotice(error);
+    searchFromLink = true;
     update(restored, { restored: true, keepUrl: error !== null });
   }
 

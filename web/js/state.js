@@ -32,6 +32,9 @@
 //    [&tradeoff=hbm_stacks+chiplets[&tradeoff.1=3+4+5][&tradeoff.2=1+2+4]]
 //                                              (the Trade-off card's knobs, once chosen, and the values
 //                                               typed for each: tradeoff-plan.js)
+//    [&search=on[&search.chips=8+16][&search.ttft_ms=2000][&search.tps_user=20][&search.rank=mfu]]
+//                                              (the Search card, open, and its inputs as typed:
+//                                               search-plan.js; not part of a pin)
 //    [&pricing=owned&chip_usd=25000 ...&pkg=si_interposer&pkg.die1.area=814 ...]
 //                                              (cost and the accelerator package, either mode: cost.js)
 //    [&pin=[label=NAME&]SETTINGS ...]          (up to 3 pinned scenarios to compare, each its own
@@ -55,6 +58,7 @@ import { isMlaField } from './attention.js';
 import { ATTENTION_FIELDS, hasMamba, isMambaField } from './mamba.js';
 import { SWEEP_CHOICES } from './sweep-plan.js';
 import { TRADEOFF_KEYS, readTradeoffChoice, tradeoffParams } from './tradeoff-plan.js';
+import { SEARCH_KEYS, readSearchChoice, searchParams } from './search-plan.js';
 import { MAX_PINS, cleanLabel, labelProblems } from './compare.js';
 import { costParams, isCostKey, readCost } from './cost.js';
 import { hardwareParams, isHardwareKey, readHardware } from './hardware-edit.js';
@@ -77,9 +81,10 @@ export const VIEW_OPTIONS = {
   sweep: SWEEP_CHOICES,
 };
 // coll_chips: the chip count of the network view (null: the scenario's TP group); tradeoff:
-// the Trade-off card's knobs and values (null: the card's own, tradeoff-plan.js).
+// the Trade-off card's knobs and values (null: the card's own, tradeoff-plan.js); search: the
+// Search card's inputs (null: the card is closed, search-plan.js).
 const DEFAULT_VIEW = {
-  table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null, sweep: 'throughput', tradeoff: null,
+  table: 'prefill', split: 'class', decode: 'total', map: 'auto', coll: 'all_reduce', coll_chips: null, sweep: 'throughput', tradeoff: null, search: null,
 };
 
 export function defaultState(presets) {
@@ -134,9 +139,10 @@ export function toHash(state, presets) {
 
 function viewParams(q, view) {
   for (const [key, value] of Object.entries(view)) {
-    if (key !== 'tradeoff' && value !== DEFAULT_VIEW[key]) q.set(key, key === 'coll_chips' ? numberText(value) : value);
+    if (key !== 'tradeoff' && key !== 'search' && value !== DEFAULT_VIEW[key]) q.set(key, key === 'coll_chips' ? numberText(value) : value);
   }
   for (const [key, text] of tradeoffParams(view.tradeoff)) q.set(key, text);
+  for (const [key, text] of searchParams(view.search)) q.set(key, text);
 }
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -177,7 +183,7 @@ export function toLink(state, presets, pins = []) {
 // A pin's settings, after its name when it has one (`label=`); without the Trade-off card's
 // choice, which a pinned scenario does not use.
 function pinText(pin, presets) {
-  const settings = toHash({ ...pin, view: { ...pin.view, tradeoff: null } }, presets).slice(1);
+  const settings = toHash({ ...pin, view: { ...pin.view, tradeoff: null, search: null } }, presets).slice(1);
   const label = cleanLabel(pin.label);
   return label ? `${new URLSearchParams({ label })}&${settings}` : settings;
 }
@@ -316,7 +322,7 @@ function ignoredSentence(bounds, notes, ignored) {
 const KNOWN_KEYS = new Set([
   'mode', 'model', ...MODEL_FIELDS, 'model_name', 'system', 'chip', 'chips', ...Object.keys(PARALLEL_KEYS), ...Object.keys(WORKLOAD_KEYS),
   'precision', ...PRECISION_ROLES, 'flash', 'engine', ...SERVING_KEYS, ...TRAINING_KEYS, ...Object.keys(VIEW_OPTIONS), 'coll_chips',
-  ...TRADEOFF_KEYS,
+  ...TRADEOFF_KEYS, ...SEARCH_KEYS,
 ]);
 
 function parse(q, presets, base) {
@@ -399,5 +405,7 @@ function readView(q, state) {
   if (q.has('coll_chips')) state.view.coll_chips = readNumber('coll_chips', q.get('coll_chips'));
   const tradeoff = readTradeoffChoice((key) => q.get(key));
   if (tradeoff) state.view.tradeoff = tradeoff;
+  const search = readSearchChoice((key) => q.get(key));
+  if (search) state.view.search = search;
 }
 

@@ -4,10 +4,11 @@
 //
 // Messages in:  {type: 'init', engineDir, module}   the absolute URL of the engine's folder, and
 //                                                 the page's compiled WebAssembly.Module (or null)
-//               {type: 'run', id, method: 'sweep' | 'curve' | 'tradeoff', text}   the request as JSON text
+//               {type: 'run', id, method: 'sweep' | 'curve' | 'tradeoff' | 'search', text}   the request as JSON text
+//               (the Search card runs its own copy of this worker, which it ends to cancel: search-client.js)
 // Messages out: {type: 'ready', version} | {type: 'failed', message}
 //               {type: 'done', id, text, ms}   the engine's answer as JSON text, and the time it took
-const METHODS = ['sweep', 'curve', 'tradeoff'];
+const METHODS = ['sweep', 'curve', 'tradeoff', 'search'];
 let mod = null;
 
 // Emscripten's hook: instantiate the page's compiled module instead of fetching the .wasm.
