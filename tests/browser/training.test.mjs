@@ -177,7 +177,8 @@ test('a training preset fills the form and shows step time, MFU, the breakdown, 
   assert.ok(await page.$('#collective-chart canvas'));
 
   // The backward operators, with their variants.
-  await page.check('#table-backward');
+  // Click the label, as a person does: the radio itself is a 1-pixel, transparent input.
+  await page.click('label[for="table-backward"]');
   await page.waitForFunction(() => /wgrad/.test(document.querySelector('#ops tbody').textContent));
   assert.match(await page.textContent('#ops thead'), /Variant/);
   assert.match(await page.textContent('#ops tbody'), /dgrad/);
