@@ -1,6 +1,7 @@
 #include "explore/requirement.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "common/error.hpp"
 #include "evaluate.hpp"
@@ -12,22 +13,34 @@ namespace {
 constexpr double kMaxFactor = 1024;
 constexpr double kTolerance = 1e-3;  // relative, on the factor
 
-bool met_by(const Scenario& s, const Target& t) {
+// The scenario's result when it evaluates and fits (every training stage, device and host;
+// inference memory), else nothing: both tests below start from it.
+std::optional<Result> fitting_result(const Scenario& s) {
     Result r;
     try {
         r = evaluate(s);
     } catch (const InputError&) {
-        return false;
+        return std::nullopt;
     }
     if (s.workload.kind == WorkloadKind::training) {
         for (const TrainingMemory& m : r.training_memory) {
-            if (!m.fits || !m.host_fits) return false;
+            if (!m.fits || !m.host_fits) return std::nullopt;
         }
+    } else if (!r.memory.fits) {
+        return std::nullopt;
+    }
+    return r;
+}
+
+bool met_by(const Scenario& s, const Target& t) {
+    const std::optional<Result> fitting = fitting_result(s);
+    if (!fitting) return false;
+    const Result& r = *fitting;
+    if (s.workload.kind == WorkloadKind::training) {
         if (t.step_time_s && r.training.step_time_s > *t.step_time_s) return false;
         if (t.tokens_per_s && r.training.tokens_per_s < *t.tokens_per_s) return false;
         return true;
     }
-    if (!r.memory.fits) return false;
     SearchPoint p;
     p.ttft_s = r.summary.ttft_s;
     p.tpot_s = r.summary.tpot_s.value_or(0);
@@ -43,21 +56,11 @@ bool met_by(const Scenario& s, const Target& t) {
 // loop's slots reach its clients), so that no time depends on the capacity any more
 // (METHODOLOGY §38.7): monotone in the capacity.
 bool unconstrained_at(const Scenario& s) {
-    Result r;
-    try {
-        r = evaluate(s);
-    } catch (const InputError&) {
-        return false;
-    }
-    if (s.workload.kind == WorkloadKind::training) {
-        for (const TrainingMemory& m : r.training_memory) {
-            if (!m.fits || !m.host_fits) return false;
-        }
-        return true;
-    }
-    if (r.loop && r.loop->slots < r.loop->clients) return false;
-    if (r.open_loop && r.open_loop->slots < s.workload.inference.batch) return false;
-    return r.memory.fits;
+    const std::optional<Result> r = fitting_result(s);
+    if (!r) return false;
+    if (s.workload.kind == WorkloadKind::training) return true;
+    if (r->loop && r->loop->slots < r->loop->clients) return false;
+    return !(r->open_loop && r->open_loop->slots < s.workload.inference.batch);
 }
 
 // The chips the scenario uses: one copy of the layout, or both pools.
