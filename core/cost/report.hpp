@@ -26,7 +26,9 @@ struct CostReport {
     std::optional<double> usd_per_chip_hour;    // all-in
     std::optional<double> capex_usd_per_chip_hour;   // owned
     std::optional<double> energy_usd_per_chip_hour;  // owned
-    PowerReport power_per_chip;
+    // Absent when the chip's power is not known (no tdp_w in its preset or cost.tdp_w 0): then
+    // every energy figure is absent too, never a silent 0 J.
+    std::optional<PowerReport> power_per_chip;
 
     // inference
     std::optional<double> usd_per_m_input_tokens;

@@ -11,9 +11,12 @@ namespace {
 constexpr double kHoursPerYear = 365.25 * 24;
 
 // The chip's mean power over a period of `period_s` in which the phases run `weights`
-// times; the system and network shares are constant.
-PowerReport power_over(const Scenario& s, const Result& r, const std::vector<double>& weights, double period_s) {
+// times; the system and network shares are constant. None without the chip's TDP: a
+// TPU's preset has none (Google publishes no TDP), and 0 W would read as free energy.
+std::optional<PowerReport> power_over(const Scenario& s, const Result& r, const std::vector<double>& weights,
+                                      double period_s) {
     const CostInputs& in = s.cost;
+    if (in.tdp_w <= 0) return std::nullopt;
     const ChipPower chip{in.tdp_w, in.idle_w, in.memory_power_share};
     const double stages = static_cast<double>(s.parallelism.pp);
     PowerReport p;
@@ -31,7 +34,10 @@ void price(const CostInputs& in, CostReport& c) {
     } else if (in.pricing == Pricing::owned) {
         const double capex = in.chip_usd + in.system_usd_per_chip + in.network_usd_per_chip;
         c.capex_usd_per_chip_hour = capex / (in.amortization_years * kHoursPerYear);
-        c.energy_usd_per_chip_hour = c.power_per_chip.facility_w / 1000 * in.usd_per_kwh;
+        // An owned chip's hour is its write-off plus its electricity: without the power the
+        // all-in price is unknown, not the write-off alone.
+        if (!c.power_per_chip) return;
+        c.energy_usd_per_chip_hour = c.power_per_chip->facility_w / 1000 * in.usd_per_kwh;
         c.usd_per_chip_hour = *c.capex_usd_per_chip_hour + *c.energy_usd_per_chip_hour;
     }
 }
@@ -61,9 +67,11 @@ void inference_cost(const Scenario& s, const Result& r, CostReport& c) {
     price(s.cost, c);
 
     const double chips = static_cast<double>(sum.chips);
-    const double it_j = chips * c.power_per_chip.it_w() * cycle;
-    c.joules_per_output_token = it_j / output_per_cycle;
-    c.joules_per_request = it_j / requests;
+    if (c.power_per_chip) {
+        const double it_j = chips * c.power_per_chip->it_w() * cycle;
+        c.joules_per_output_token = it_j / output_per_cycle;
+        c.joules_per_request = it_j / requests;
+    }
     if (!c.usd_per_chip_hour) return;
     const double usd = chips * *c.usd_per_chip_hour / 3600 * cycle;
     const double prefill_share = std::min(1.0, prefill_s / cycle);
@@ -84,7 +92,7 @@ void training_cost(const Scenario& s, const Result& r, CostReport& c) {
     price(s.cost, c);
 
     const double chips = static_cast<double>(t.chips);
-    c.energy_kwh_per_step = chips * c.power_per_chip.it_w() * step / 3.6e6;
+    if (c.power_per_chip) c.energy_kwh_per_step = chips * c.power_per_chip->it_w() * step / 3.6e6;
     if (c.usd_per_chip_hour) {
         c.usd_per_step = chips * *c.usd_per_chip_hour / 3600 * step;
         c.tokens_per_usd = t.tokens_per_step / *c.usd_per_step;
@@ -93,8 +101,10 @@ void training_cost(const Scenario& s, const Result& r, CostReport& c) {
     if (s.workload.training.train_tokens <= 0) return;
     const double steps = s.workload.training.train_tokens / t.tokens_per_step;
     c.steps = steps;
-    c.energy_kwh = *c.energy_kwh_per_step * steps;
-    c.facility_energy_kwh = *c.energy_kwh * s.cost.pue;
+    if (c.energy_kwh_per_step) {
+        c.energy_kwh = *c.energy_kwh_per_step * steps;
+        c.facility_energy_kwh = *c.energy_kwh * s.cost.pue;
+    }
     c.chip_hours = chips * step * steps / 3600;
     if (c.usd_per_step) c.usd_total = *c.usd_per_step * steps;
 }

@@ -171,8 +171,12 @@ Json to_json(const CostReport& c) {
     put(j, "usd_per_chip_hour", c.usd_per_chip_hour);
     put(j, "capex_usd_per_chip_hour", c.capex_usd_per_chip_hour);
     put(j, "energy_usd_per_chip_hour", c.energy_usd_per_chip_hour);
-    const PowerReport& p = c.power_per_chip;
-    j["power_w_per_chip"] = {{"chip", p.chip_w}, {"system", p.system_w}, {"network", p.network_w}, {"it", p.it_w()}, {"facility", p.facility_w}};
+    if (const auto& p = c.power_per_chip) {
+        j["power_w_per_chip"] = {{"chip", p->chip_w}, {"system", p->system_w}, {"network", p->network_w}, {"it", p->it_w()},
+                                 {"facility", p->facility_w}};
+    } else {
+        j["power_w_per_chip"] = nullptr;
+    }
     if (c.training) {
         put(j, "usd_per_step", c.usd_per_step);
         put(j, "energy_kwh_per_step", c.energy_kwh_per_step);

@@ -98,6 +98,25 @@ test('a price in a link without pricing= is the price used: $2 per chip-hour giv
   await preset.close();
 });
 
+test('a chip without a TDP shows no energy, says why, and a TDP typed in brings it back', async () => {
+  // presets/chips/tpu-v5e.json has no tdp_w (Google publishes none).
+  const page = await open(`${base}#model=llama-3-8b&system=tpu-v5e-pod&chips=4&tp=4&batch=8&input=512&output=128&precision=bf16`);
+  assert.equal((await engineCost(page)).power_w_per_chip, null);
+  assert.equal(await value(page, 'cost-energy'), '—');
+  assert.match(await page.textContent('[data-metric="cost-energy"]'), /power not modelled: the chip has no TDP/);
+  assert.match(await page.textContent('.cost-power'), /not modelled/);
+  assert.equal(await page.getAttribute('#cost-tdp_w', 'placeholder'), 'none known');
+  await page.fill('#cost-tdp_w', '200');
+  await changed(page, 'cost-energy', '—');
+  assert.match(await hash(page), /&tdp_w=200(&|$)/);
+  const cost = await engineCost(page);
+  const j = siParts(cost.joules_per_output_token, 'J');
+  assert.equal(await value(page, 'cost-energy'), `${j.value} ${j.unit}`);
+  assert.ok(cost.power_w_per_chip.chip > 0 && cost.power_w_per_chip.chip <= 200);
+  await assertClean(page);
+  await page.close();
+});
+
 test('a cloud offering sets the price and names its source; owned pricing splits the chip-hour', async () => {
   const page = await open(base);
   await page.waitForSelector('#cost-offering option[value="lambda-h100-sxm"]', { state: 'attached' });

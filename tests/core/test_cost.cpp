@@ -183,7 +183,7 @@ TEST_CASE("joules per output token from power and throughput, by hand") {
     // 2 chips × (500 W + 100 W) over the cycle, ÷ 8 · 65 tokens; the facility's PUE is not in it
     const double joules = 2 * 600 * r.summary.e2e_latency_s / (8 * 65);
     CHECK(*r.cost.joules_per_output_token == doctest::Approx(joules));
-    CHECK(r.cost.power_per_chip.facility_w == doctest::Approx(900));
+    CHECK(r.cost.power_per_chip->facility_w == doctest::Approx(900));
     CHECK(*r.cost.joules_per_output_token == doctest::Approx(2 * 600 / r.summary.output_tokens_per_s));
 }
 
@@ -209,8 +209,8 @@ TEST_CASE("decode draws less than prefill: memory-bound steps sit near idle plus
     Scenario prefill_only = s;
     prefill_only.workload.inference.input_tokens = 4096;
     prefill_only.workload.inference.output_tokens = 1;
-    const double decode_heavy = evaluate(s).cost.power_per_chip.chip_w;
-    const double prefill_heavy = evaluate(prefill_only).cost.power_per_chip.chip_w;
+    const double decode_heavy = evaluate(s).cost.power_per_chip->chip_w;
+    const double prefill_heavy = evaluate(prefill_only).cost.power_per_chip->chip_w;
     // Batch-1 decode streams bf16 weights at 1 FLOP per byte: u_memory ≈ 1, u_compute ≈ 1e12/1e13
     // = 0.1 → P ≈ 80 + (0.1 + 0.35) · 620 = 359 W; a 4096-token prefill is compute-bound.
     CHECK(decode_heavy == doctest::Approx(359).epsilon(0.06));
@@ -363,4 +363,44 @@ TEST_CASE("a package that cannot be made is refused: an interposer larger than a
     REQUIRE_FALSE(r["ok"].get<bool>());
     CHECK(r["error"]["path"] == "dies");
     CHECK(r["error"]["message"].get<std::string>().find("interposer") != std::string::npos);
+}
+
+TEST_CASE("a chip without a TDP has no energy: null, never 0 J (issue 22)") {
+    // presets/chips/tpu-v5e.json has no tdp_w (Google publishes none). Before, the power model
+    // ran with 0 W and reported 0 J per token and 0 kWh per step, as if the chips were free to run.
+    const Json serve = parse_json_text(evaluate_json(R"({"model": "llama-3-8b", "system": {"chip": "tpu-v5e", "count": 4},
+        "parallelism": {"tp": 4}, "workload": {"precision": "bf16", "batch": 8, "input_tokens": 512, "output_tokens": 128}})"));
+    REQUIRE(serve["ok"].get<bool>());
+    CHECK(serve["summary"]["output_tokens_per_s"].get<double>() > 0);
+    CHECK(serve["cost"]["power_w_per_chip"].is_null());
+    CHECK(serve["cost"]["joules_per_output_token"].is_null());
+    CHECK(serve["cost"]["joules_per_request"].is_null());
+    bool named = false;
+    for (const Json& a : serve["cost"]["assumptions"]) named = named || a.get<std::string>().find("no tdp_w") != std::string::npos;
+    CHECK(named);
+
+    const Json train = parse_json_text(evaluate_json(R"({"model": "llama-3-8b", "system": {"chip": "tpu-v5e", "count": 8},
+        "parallelism": {"dp": 8}, "workload": {"kind": "training", "precision": "bf16", "seq_len": 2048, "global_batch": 16,
+        "micro_batch": 1, "train_tokens": 1e9}})"));
+    REQUIRE(train["ok"].get<bool>());
+    CHECK(train["cost"]["energy_kwh_per_step"].is_null());
+    CHECK(train["cost"]["energy_kwh"].is_null());
+    CHECK(train["cost"]["facility_energy_kwh"].is_null());
+    CHECK(train["cost"]["steps"].get<double>() > 0);
+
+    // An owned chip's hour includes its electricity: with no power, no all-in price, but
+    // the write-off is still shown. A given TDP brings the energy back.
+    const Json owned = parse_json_text(evaluate_json(R"({"model": "llama-3-8b", "system": {"chip": "tpu-v5e", "count": 4},
+        "parallelism": {"tp": 4}, "workload": {"precision": "bf16", "batch": 8, "input_tokens": 512, "output_tokens": 128},
+        "cost": {"pricing": "owned", "chip_usd": 10000}})"));
+    REQUIRE(owned["ok"].get<bool>());
+    CHECK(owned["cost"]["capex_usd_per_chip_hour"].get<double>() > 0);
+    CHECK(owned["cost"]["usd_per_chip_hour"].is_null());
+    CHECK(owned["cost"]["usd_per_m_output_tokens"].is_null());
+    const Json given = parse_json_text(evaluate_json(R"({"model": "llama-3-8b", "system": {"chip": "tpu-v5e", "count": 4},
+        "parallelism": {"tp": 4}, "workload": {"precision": "bf16", "batch": 8, "input_tokens": 512, "output_tokens": 128},
+        "cost": {"tdp_w": 200, "idle_w": 60}})"));
+    REQUIRE(given["ok"].get<bool>());
+    CHECK(given["cost"]["joules_per_output_token"].get<double>() > 0);
+    CHECK(given["cost"]["power_w_per_chip"]["chip"].get<double>() >= 60);
 }

@@ -208,9 +208,11 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
       amortization_years: catalog.defaults?.amortization_years?.value,
       usd_per_kwh: catalog.defaults?.usd_per_kwh?.value,
       pue: catalog.defaults?.pue?.value,
+      tdp_w: chip?.tdp_w || null,
     };
     for (const key of Object.keys(COST_NUMBERS)) {
-      const value = inputs[key] ?? fallback[key];
+      // A TDP of 0 is the engine's "not known" (a TPU's preset has none): its power is not modelled.
+      const value = key === 'tdp_w' ? (inputs.tdp_w || fallback.tdp_w) : inputs[key] ?? fallback[key];
       $(`#cost-${key}`).placeholder = value != null ? `auto: ${num(value)}` : 'none known';
     }
   }

@@ -23,6 +23,9 @@ export const PACKAGE_PARTS = [
 
 const money = (x) => ({ value: x == null ? DASH : `$${usdValue(x)}`, unit: '' });
 const NO_PRICE = 'no price known';
+// The engine gives no power, and so no energy, for a chip without a TDP (core/cost/workload_cost.cpp).
+const NO_POWER = 'power not modelled: the chip has no TDP';
+const powered = (c) => c.power_w_per_chip != null;
 
 function inferenceMetrics(c) {
   const priced = c.usd_per_chip_hour != null;
@@ -33,7 +36,7 @@ function inferenceMetrics(c) {
       priced ? 'the prefill’s share of the chip-hours' : NO_PRICE, { how: null }),
     metric('cost-request', '$ per request', money(c.usd_per_request), `${joules(c.joules_per_request)} per request`, { how: null }),
     metric('cost-energy', 'Energy per output token', siParts(c.joules_per_output_token, 'J'),
-      c.joules_per_output_token == null ? 'no decode step' : 'IT energy: chips, hosts, network (no PUE)', { how: null }),
+      !powered(c) ? NO_POWER : c.joules_per_output_token == null ? 'no decode step' : 'IT energy: chips, hosts, network (no PUE)', { how: null }),
   ];
 }
 
@@ -41,10 +44,10 @@ function trainingMetrics(c) {
   const steps = c.steps == null ? 'give the tokens to train for the whole run' : `${fmt.int(c.steps)} steps`;
   const energy = siParts(c.facility_energy_kwh == null ? null : c.facility_energy_kwh * 1e3, 'Wh');
   return [
-    metric('cost-step', '$ per step', money(c.usd_per_step), `${kwh(c.energy_kwh_per_step)} per step (IT)`, { how: null }),
+    metric('cost-step', '$ per step', money(c.usd_per_step), powered(c) ? `${kwh(c.energy_kwh_per_step)} per step (IT)` : NO_POWER, { how: null }),
     metric('cost-total', '$ to train', money(c.usd_total), steps, { how: null }),
     metric('cost-energy', 'Energy to train', energy,
-      c.energy_kwh == null ? 'give the tokens to train' : `${kwh(c.energy_kwh)} at the servers, the rest cooling and power delivery`, { how: null }),
+      !powered(c) ? NO_POWER : c.energy_kwh == null ? 'give the tokens to train' : `${kwh(c.energy_kwh)} at the servers, the rest cooling and power delivery`, { how: null }),
     metric('cost-chip-hours', 'Chip-hours', { value: fmt.compact(c.chip_hours), unit: '' },
       c.tokens_per_usd == null ? `${fmt.int(c.chips)} chips` : `${fmt.compact(c.tokens_per_usd)} tokens per dollar`, { how: null }),
   ];
@@ -59,6 +62,10 @@ const MISSING = {
 
 function hourLine(c, inputs, missing) {
   if (missing) return missing;
+  if (c.pricing === 'owned' && !powered(c)) {
+    return `${usd(c.capex_usd_per_chip_hour)} per chip-hour to own, before electricity: the chip has no TDP in its presets, `
+      + 'so its power, its electricity and the all-in price are not known. Type it in “Chip power limit, TDP (W)” under Cost.';
+  }
   if (c.usd_per_chip_hour == null) return 'No price is known for this chip: choose a pricing under Cost and give a price.';
   if (c.pricing === 'owned') {
     return `${usd(c.usd_per_chip_hour)} per chip-hour = ${usd(c.capex_usd_per_chip_hour)} to own (the chip, its server and network, `
@@ -69,7 +76,8 @@ function hourLine(c, inputs, missing) {
 }
 
 function powerLine(c, inputs) {
-  const p = c.power_w_per_chip ?? {};
+  if (!powered(c)) return 'Power per chip: not modelled, the chip’s preset has no TDP (its vendor publishes none); type one in “Chip power limit, TDP (W)” under Cost for energy.';
+  const p = c.power_w_per_chip;
   return `Power per chip: ${watts(p.chip)} the chip + ${watts(p.system)} its server + ${watts(p.network)} the network `
     + `= ${watts(p.it)} IT; ${watts(p.facility)} at the facility (PUE ${fmt.num(inputs.pue)}).`;
 }
