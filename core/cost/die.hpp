@@ -10,6 +10,11 @@ enum class YieldModel {
     murphy,             // ((1 − e^(−D0·A)) / (D0·A))²
 };
 
+// The largest die one exposure prints: a scanner's full field, 26 × 33 mm on DUV and 0.33-NA
+// EUV tools (ASML TWINSCAN NXT and NXE product specifications, "field size 26 × 33 mm").
+// A larger die needs stitched exposures, which the cost model does not price: it is refused.
+constexpr double kReticleLimitMm2 = 26.0 * 33.0;  // 858 mm²
+
 // The wafer a die is cut from.
 struct Wafer {
     double diameter_mm = 300;

@@ -23,6 +23,11 @@ PackageProblem package_problem(const PackageSpec& p) {
         const DieSpec& d = p.dies[i];
         const std::string at = "dies[" + std::to_string(i) + "]";
         if (dies_per_wafer(d.area_mm2, d.wafer) < 1) return {"dies", "a " + format_number(d.area_mm2, 6) + " mm² die does not fit the wafer"};
+        if (d.area_mm2 > kReticleLimitMm2) {
+            return {at + ".area_mm2", "is " + format_number(d.area_mm2, 6) + " mm²: larger than the reticle limit, " +
+                                          format_number(kReticleLimitMm2, 6) +
+                                          " mm² (one 26 × 33 mm scanner field); split the logic into dies (count) of at most that"};
+        }
         const double y = die_yield(d.area_mm2, d.wafer);
         if (!(y >= kMinYield)) {
             return {at + ".area_mm2", "is " + format_number(d.area_mm2, 6) + " mm² at " +

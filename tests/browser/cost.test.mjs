@@ -193,6 +193,9 @@ test('the package editor computes a package cost, its parts and each die’s yie
   await page.fill('#pkg-die-0-area_mm2', '90000');
   await page.locator('#pkg-die-0-area_mm2-error').waitFor({ state: 'visible' });
   assert.match(await page.textContent('#pkg-die-0-area_mm2-error'), /not one whole die fits/);
+  // Larger than one scanner field (858 mm²): refused at the field, with the limit named.
+  await page.fill('#pkg-die-0-area_mm2', '1000');
+  await page.waitForFunction(() => /reticle limit, 858 mm²/.test(document.querySelector('#pkg-die-0-area_mm2-error')?.textContent));
   await page.fill('#pkg-die-0-area_mm2', '814');
   await page.locator('#pkg-die-0-area_mm2-error').waitFor({ state: 'hidden' });
   // A second die; then the package off: the link forgets it.

@@ -273,8 +273,17 @@ test('envelope package-cost loads every process-node preset', () => {
   assert.ok(Math.abs(JSON.parse(r.stdout).dies[0].yield - 0.52775) < 1e-5);
 });
 
+test('envelope package-cost: a die larger than one scanner field (858 mm²) is refused, two dies of its half are priced', () => {
+  const refused = run(['package-cost', '-'], '{"dies":[{"area_mm2":1600,"node":"5nm-actuary-2022"}]}');
+  assert.equal(refused.status, 2, refused.stdout);
+  assert.match(refused.stderr, /dies\[0\]\.area_mm2: is 1600 mm²: larger than the reticle limit, 858 mm²/);
+  const split = run(['package-cost', '-'], '{"dies":[{"area_mm2":800,"count":2,"node":"5nm-actuary-2022"}]}');
+  assert.equal(split.status, 0, split.stderr);
+  assert.ok(JSON.parse(split.stdout).total_usd > 0);
+});
+
 test('envelope package-cost: a yield that underflows is an error naming the field, not $0 or null', () => {
-  for (const area of [1500, 700]) {
+  for (const area of [850, 700]) {
     const pkg = { yield_model: 'poisson', dies: [{ area_mm2: area, node: { wafer_usd: 9346, defect_density_per_cm2: 100 } }] };
     const r = run(['package-cost', '-'], JSON.stringify(pkg));
     assert.equal(r.status, 2, `${area} mm²: ${r.stdout}`);

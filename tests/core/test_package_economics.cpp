@@ -57,41 +57,70 @@ TEST_CASE("yield: a tiny defect density gives a yield just below 1 in every mode
 }
 
 TEST_CASE("a yield too small to price is an error naming the field, never a $0 die") {
-    // Poisson at 100 defects/cm²: a 1,500 mm² die expects 1,500 defects, e^(−1500) underflows to 0
+    // Poisson at 100 defects/cm²: an 850 mm² die expects 850 defects, e^(−850) underflows to 0
     // (the package was priced at $37.88); 700 mm²: e^(−700) = 9.9e-305 and the totals overflowed
     // to infinity, written as null.
-    for (const int area : {1500, 700}) {
+    for (const int area : {850, 700}) {
         const Json r = package(R"({"yield_model": "poisson", "dies": [{"area_mm2": )" + std::to_string(area) +
                                R"(, "node": {"wafer_usd": 9346, "defect_density_per_cm2": 100}}]})");
         REQUIRE_FALSE(r["ok"].get<bool>());
         CHECK(r["error"]["path"] == "dies[0].area_mm2");
         CHECK(r["error"]["message"].get<std::string>().find("below 1e-12") != std::string::npos);
     }
-    // The floor, 1e-12, by hand at 1 defect/cm² (Poisson): 2,700 mm² → e^(−27) = 1.88e-12 is priced,
-    // 2,800 mm² → e^(−28) = 6.9e-13 is not.
+    // The floor, 1e-12, by hand at 4 defects/cm² (Poisson): 675 mm² → e^(−27) = 1.88e-12 is priced,
+    // 700 mm² → e^(−28) = 6.9e-13 is not.
     const auto at = [](int area) {
         return package(R"({"yield_model": "poisson", "dies": [{"area_mm2": )" + std::to_string(area) +
-                       R"(, "node": {"wafer_usd": 9346, "defect_density_per_cm2": 1}}]})");
+                       R"(, "node": {"wafer_usd": 9346, "defect_density_per_cm2": 4}}]})");
     };
-    const Json priced = at(2700);
+    const Json priced = at(675);
     REQUIRE(priced["ok"].get<bool>());
     CHECK(priced["dies"][0]["yield"].get<double>() == doctest::Approx(1.8795e-12).epsilon(1e-4));
     CHECK(std::isfinite(priced["total_usd"].get<double>()));
-    CHECK(error_path(at(2800)) == "dies[0].area_mm2");
+    CHECK(error_path(at(700)) == "dies[0].area_mm2");
 
     // 1,024 parts bonded at 1 % each: 0.01^1024 underflows; the package yield names its input.
     CHECK(error_path(package(R"({"substrate_bonding_yield": 0.01,
         "dies": [{"area_mm2": 1, "count": 1024, "node": "7nm-actuary-2022"}]})")) == "substrate_bonding_yield");
     // an interposer at 100 defects/cm² over 1,100 mm²: (1 + 1100/6)^(−6) = 2.5e-14 (α 6)
     CHECK(error_path(package(R"({"kind": "si_interposer", "interposer_defect_density_per_cm2": 100,
-        "dies": [{"area_mm2": 1000, "node": "7nm-actuary-2022"}]})")) == "interposer_defect_density_per_cm2");
+        "dies": [{"area_mm2": 500, "count": 2, "node": "7nm-actuary-2022"}]})")) == "interposer_defect_density_per_cm2");
 
     // The same checks in a scenario's cost block, with the path from the scenario's root.
     const Json e = parse_json_text(evaluate_json(R"({"model": "llama-3-8b", "system": {"chip": "h100-sxm", "count": 1},
         "workload": {"precision": "bf16", "batch": 1, "input_tokens": 128, "output_tokens": 16},
         "cost": {"package": {"yield_model": "poisson",
-                             "dies": [{"area_mm2": 1500, "node": {"wafer_usd": 9346, "defect_density_per_cm2": 100}}]}}})"));
+                             "dies": [{"area_mm2": 850, "node": {"wafer_usd": 9346, "defect_density_per_cm2": 100}}]}}})"));
     CHECK(error_path(e) == "cost.package.dies[0].area_mm2");
+}
+
+TEST_CASE("a die larger than one scanner field (26 × 33 mm = 858 mm²) is refused, split into dies it is priced (issue 22)") {
+    // The largest die that one exposure prints: 26 mm × 33 mm = 858 mm². NVIDIA's GH100 (814 mm²)
+    // is near it; a 1,600 mm² single die is not a design, two 800 mm² dies are (B200 is two).
+    const auto die = [](const std::string& area, int count) {
+        return package(R"({"dies": [{"area_mm2": )" + area + R"(, "count": )" + std::to_string(count) +
+                       R"(, "node": "5nm-actuary-2022"}]})");
+    };
+    CHECK(die("858", 1)["ok"].get<bool>());
+    const Json big = die("858.5", 1);
+    REQUIRE_FALSE(big["ok"].get<bool>());
+    CHECK(big["error"]["path"] == "dies[0].area_mm2");
+    CHECK(big["error"]["message"].get<std::string>().find("reticle limit, 858 mm²") != std::string::npos);
+    CHECK(error_path(die("1600", 1)) == "dies[0].area_mm2");
+    CHECK(die("800", 2)["ok"].get<bool>());
+    // In a trade-off the over-reticle design is a point with that error, not a ranked design.
+    const Json t = parse_json_text(tradeoff_json(R"({"scenario": {"model": "llama-3.1-8b", "system": {"chip": "h100-sxm", "count": 1},
+        "workload": {"precision": "bf16", "batch": 8, "input_tokens": 512, "output_tokens": 64},
+        "cost": {"pricing": "owned", "package": {"kind": "si_interposer", "dies": [{"area_mm2": 800, "node": "5nm-actuary-2022"}],
+                 "hbm": {"stacks": 4, "usd_per_stack": 300, "area_mm2": 110}}}},
+        "knobs": [{"knob": "die_area_mm2", "values": [800, 1600]}, {"knob": "chiplets", "values": [1, 2]}]})"));
+    REQUIRE(t["ok"].get<bool>());
+    REQUIRE(t["points"].size() == 4);
+    CHECK(t["points"][0]["ok"] == true);   // 800 mm², one die
+    CHECK(t["points"][1]["ok"] == true);   // 800 mm² as two 400 mm² dies
+    CHECK(t["points"][2]["ok"] == false);  // 1,600 mm² as one die
+    CHECK(t["points"][2]["error"]["path"] == "cost.package.dies[0].area_mm2");
+    CHECK(t["points"][3]["ok"] == true);   // 1,600 mm² as two 800 mm² dies
 }
 
 TEST_CASE("every process-node preset loads through every entry point that accepts one") {
