@@ -36,10 +36,13 @@ double die_yield(double area_mm2, const Wafer& w) {
     return std::exp(-w.critical_level * std::log1p(defects / w.critical_level));
 }
 
-DieCost die_cost(double area_mm2, const Wafer& w) {
+DieCost die_cost(double area_mm2, const Wafer& w) { return die_cost(area_mm2, w, die_yield(area_mm2, w)); }
+
+DieCost die_cost(double area_mm2, const Wafer& w, double sellable_yield) {
     DieCost c;
     c.dies_per_wafer = dies_per_wafer(area_mm2, w);
-    c.yield = die_yield(area_mm2, w);
+    c.defect_free_yield = die_yield(area_mm2, w);
+    c.yield = sellable_yield;
     if (c.dies_per_wafer <= 0 || c.yield <= 0) return c;  // callers check the area fits (io/cost_json)
     c.raw_usd = w.usd / c.dies_per_wafer;
     c.known_good_usd = c.yield > 0 ? c.raw_usd / c.yield : INFINITY;  // 0: refused by package_problem

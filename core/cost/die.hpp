@@ -37,11 +37,14 @@ double die_yield(double area_mm2, const Wafer& w);
 // What one die costs before and after testing out the bad ones.
 struct DieCost {
     double dies_per_wafer = 0;
-    double yield = 0;
+    double yield = 0;            // sellable: defect-free, or good enough with units switched off
+    double defect_free_yield = 0;
     double raw_usd = 0;          // wafer ÷ dies per wafer
     double known_good_usd = 0;   // wafer ÷ (dies per wafer · yield)
     double defect_usd() const { return known_good_usd - raw_usd; }
 };
 DieCost die_cost(double area_mm2, const Wafer& w);
+// The same at a sellable yield of its own (cost/salvage.hpp: a die sold with units switched off).
+DieCost die_cost(double area_mm2, const Wafer& w, double sellable_yield);
 
 }  // namespace envelope

@@ -28,7 +28,7 @@ PackageProblem package_problem(const PackageSpec& p) {
                                           format_number(kReticleLimitMm2, 6) +
                                           " mm² (one 26 × 33 mm scanner field); split the logic into dies (count) of at most that"};
         }
-        const double y = die_yield(d.area_mm2, d.wafer);
+        const double y = salvage_yield(d.area_mm2, d.wafer, d.redundancy);
         if (!(y >= kMinYield)) {
             return {at + ".area_mm2", "is " + format_number(d.area_mm2, 6) + " mm² at " +
                                           format_number(d.wafer.defect_density_per_cm2, 6) + " defects/cm² (" + at +
@@ -81,7 +81,8 @@ PackageCost package_cost(const PackageSpec& p) {
     int64_t parts = p.hbm_stacks;
     double nre = 0;  // per package
     for (const DieSpec& d : p.dies) {
-        PackageDieReport r{d.name, d.count, d.area_mm2, die_cost(d.area_mm2, d.wafer)};
+        PackageDieReport r{d.name, d.count, d.area_mm2,
+                           die_cost(d.area_mm2, d.wafer, salvage_yield(d.area_mm2, d.wafer, d.redundancy))};
         const double n = static_cast<double>(d.count);
         c.raw_dies_usd += n * r.cost.raw_usd;
         c.die_defects_usd += n * r.cost.defect_usd();

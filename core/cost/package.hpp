@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cost/die.hpp"
+#include "cost/salvage.hpp"
 
 namespace envelope {
 
@@ -24,6 +25,7 @@ struct DieSpec {
     double area_mm2 = 0;
     int64_t count = 1;
     Wafer wafer;                 // its process node
+    UnitRedundancy redundancy;   // units it may ship with switched off (none by default)
     // Design cost of this die (masks, IP, verification), spread over every die made:
     // `volume` dies across all the products that reuse it (0: this package's volume ×
     // count). Reuse across products is what makes a chiplet's design cheap per unit.

@@ -20,8 +20,8 @@ PackageSpec parse_package(const Json& value, const std::string& path);
 
 // A process node: a presets/costs/process-nodes.json id, or {"wafer_usd",
 // "defect_density_per_cm2", "critical_level"?, "nre_usd"?}; `nre_usd` gets the node's NRE
-// of a 300 mm² design (0 when not known).
-Wafer read_node(const Json& v, const std::string& path, YieldModel model, double& nre_usd);
+// of a 300 mm² design (0 when not known). `base` gives the wafer's geometry and yield model.
+Wafer read_node(const Json& v, const std::string& path, const Wafer& base, double& nre_usd);
 
 Json to_json(const CostInputs& c);
 Json to_json(const CostReport& c);

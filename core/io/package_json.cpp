@@ -36,22 +36,42 @@ std::string ids(const char* document, const char* list) {
     return out;
 }
 
-// The manufacturing constants every wafer shares (presets/costs/packaging.json).
-Wafer base_wafer(YieldModel model) {
+// The manufacturing constants every wafer shares (presets/costs/packaging.json), with the
+// package's own wafer geometry where it gives one: its diameter (200, 300, 450 mm wafers),
+// the unusable rim and the saw street between dies.
+Wafer base_wafer(YieldModel model, JsonReader& r) {
     const Json& m = cost_data("packaging")["manufacture"];
     Wafer w;
-    w.diameter_mm = m.at("wafer_diameter_mm").get<double>();
-    w.edge_loss_mm = m.at("edge_loss_mm").get<double>();
-    w.scribe_lane_mm = m.at("scribe_lane_mm").get<double>();
+    w.diameter_mm = r.number_or("wafer_diameter_mm", 25, 450, m.at("wafer_diameter_mm").get<double>());
+    w.edge_loss_mm = r.number_or("edge_loss_mm", 0, w.diameter_mm / 4, m.at("edge_loss_mm").get<double>());
+    w.scribe_lane_mm = r.number_or("scribe_lane_mm", 0, 10, m.at("scribe_lane_mm").get<double>());
     w.critical_level = m.at("critical_level").get<double>();
     w.yield_model = model;
     return w;
 }
 
+// A die's units that may ship switched off: all three fields, or none.
+UnitRedundancy read_redundancy(JsonReader& d) {
+    UnitRedundancy u;
+    const bool any = d.has("units") || d.has("units_needed") || d.has("unit_area_share");
+    if (!any) return u;
+    for (const char* key : {"units", "units_needed", "unit_area_share"}) {
+        if (!d.has(key)) {
+            throw InputError(d.path_of(key), "is missing: a die that ships with units switched off gives units (how many "
+                                             "it has), units_needed (how many must work) and unit_area_share (the share "
+                                             "of its area they cover)");
+        }
+    }
+    u.units = d.integer("units", 2, kMaxSalvageUnits);
+    u.needed = d.integer("units_needed", 1, u.units);
+    u.area_share = d.number("unit_area_share", 0.001, 0.999);
+    return u;
+}
+
 }  // namespace
 
-Wafer read_node(const Json& v, const std::string& path, YieldModel model, double& nre_usd) {
-    Wafer w = base_wafer(model);
+Wafer read_node(const Json& v, const std::string& path, const Wafer& base, double& nre_usd) {
+    Wafer w = base;
     if (v.is_string()) {
         const Json* n = entry("process-nodes", "nodes", v.get<std::string>());
         if (!n) throw InputError(path, "unknown process node \"" + v.get<std::string>() + "\"; known: " + ids("process-nodes", "nodes"));
@@ -86,6 +106,7 @@ PackageSpec parse_package(const Json& value, const std::string& path) {
     const Json* kind = entry("packaging", "packages", kKindPresets[static_cast<int>(p.kind)]);
     const Json* organic = entry("packaging", "packages", "organic");
     if (!kind || !organic) throw std::logic_error("presets/costs/packaging.json lacks a package kind");
+    const Wafer wafer = base_wafer(model, r);
 
     const std::string dies_path = r.path_of("dies");
     const Json& dies = r.value("dies");
@@ -100,7 +121,8 @@ PackageSpec parse_package(const Json& value, const std::string& path) {
         die.area_mm2 = d.number("area_mm2", 1, 1e5);
         die.count = d.integer_or("count", 1, 1024, 1);
         double node_nre = 0;
-        die.wafer = read_node(d.value("node"), d.path_of("node"), model, node_nre);
+        die.wafer = read_node(d.value("node"), d.path_of("node"), wafer, node_nre);
+        die.redundancy = read_redundancy(d);
         // Chiplet Actuary's NRE of a die: 80 % scales with its area (per 300 mm²), 20 % is fixed.
         const double scaled = node_nre * (0.8 * die.area_mm2 / 300 + 0.2);
         die.nre_usd = d.number_or("nre_usd", 0, 1e12, scaled);
@@ -144,7 +166,7 @@ PackageSpec parse_package(const Json& value, const std::string& path) {
         const double microbump = kind->value("bump_cost_usd_per_mm2", si ? si->value("bump_cost_usd_per_mm2", 0.0) : 0.0);
         p.microbump_usd_per_mm2 = r.number_or("microbump_usd_per_mm2", 0, 100, microbump);
         p.bonding_yield = input("bonding_yield", "bonding_yield", 0.01, 1);
-        p.interposer_wafer = base_wafer(model);
+        p.interposer_wafer = wafer;
         p.interposer_wafer.usd = input("interposer_wafer_usd", "wafer_usd", 1, 1e7);
         p.interposer_wafer.defect_density_per_cm2 = input("interposer_defect_density_per_cm2", "defect_density_per_cm2", 0, 100);
         p.interposer_wafer.critical_level = input("interposer_critical_level", "critical_level", 0.1, 1000);
@@ -177,6 +199,7 @@ Json to_json(const PackageCost& c) {
                         {"area_mm2", d.area_mm2},
                         {"dies_per_wafer", d.cost.dies_per_wafer},
                         {"yield", d.cost.yield},
+                        {"defect_free_yield", d.cost.defect_free_yield},
                         {"raw_usd", d.cost.raw_usd},
                         {"known_good_usd", d.cost.known_good_usd}});
     }

@@ -29,7 +29,7 @@ KnobValue read_value(const Json& v, const std::string& path, Knob knob, const Sc
         case Knob::process_node: {
             if (!v.is_string()) throw InputError(path, "must be a process node id of presets/costs/process-nodes.json");
             out.label = v.get<std::string>();
-            out.wafer = read_node(v, path, s.cost.package->dies.front().wafer.yield_model, out.node_nre_usd);
+            out.wafer = read_node(v, path, s.cost.package->dies.front().wafer, out.node_nre_usd);
             break;
         }
     }

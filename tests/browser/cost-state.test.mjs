@@ -97,6 +97,21 @@ test('the accelerator package round-trips through the link and the scenario', ()
   assert.equal(pkg.bridge_area_mm2, 30);
 });
 
+test('a die’s salvage and the wafer’s geometry round-trip through the link and the scenario', () => {
+  const hash = `${OLD_LINK}&pkg=si_interposer&pkg.die1.area=814&pkg.die1.count=1&pkg.die1.node=5nm-actuary-2022`
+    + '&pkg.die1.units=144&pkg.die1.units_needed=132&pkg.die1.unit_share=0.5&pkg.wafer_mm=200&pkg.edge_mm=0&pkg.scribe_mm=0.1';
+  const { state, error } = fromHash(hash, presets);
+  assert.equal(error, null);
+  assert.equal(toHash(state, presets), hash);
+  const pkg = toScenario(state).cost.package;
+  assert.deepEqual(pkg.dies[0], { area_mm2: 814, count: 1, node: '5nm-actuary-2022', units: 144, units_needed: 132, unit_area_share: 0.5 });
+  // An edge loss of 0 is a value, sent as one.
+  assert.deepEqual([pkg.wafer_diameter_mm, pkg.edge_loss_mm, pkg.scribe_lane_mm], [200, 0, 0.1]);
+  assert.deepEqual(fromScenario(toScenario(state), presets).cost, state.cost);
+  assert.equal(costField('cost.package.dies[0].units_needed'), 'pkg-die-0-units_needed');
+  assert.equal(costField('cost.package.wafer_diameter_mm'), 'pkg-wafer_diameter_mm');
+});
+
 test('unreadable cost keys are left out and named; the rest of the link is kept', () => {
   const stray = fromHash(`${OLD_LINK}&pkg.die1.area=814&pue=1.3`, presets);
   assert.match(stray.error, /pkg\.die1\.area/);

@@ -208,6 +208,47 @@ test('the package editor computes a package cost, its parts and each die’s yie
   await page.close();
 });
 
+test('a die sold with units switched off yields more and costs less; the wafer size is an input', async () => {
+  const page = await open(base);
+  await page.click('#pkg summary');
+  await page.check('#pkg-on');
+  await page.waitForSelector('#cost-package:not([hidden])');
+  const plain = (await engineCost(page)).package;
+  const total = () => page.textContent('#pkg-table tfoot td.num');
+  // GH100's 144 SMs of which the H100 SXM5 enables 132, half the die's area (an assumption).
+  let old = await total();
+  await page.fill('#pkg-die-0-units', '144');
+  await page.fill('#pkg-die-0-units_needed', '132');
+  await page.fill('#pkg-die-0-unit_area_share', '0.5');
+  await page.waitForFunction((t) => document.querySelector('#pkg-table tfoot td.num').textContent !== t, old);
+  assert.match(await hash(page), /pkg\.die1\.units=144&pkg\.die1\.units_needed=132&pkg\.die1\.unit_share=0\.5/);
+  const salvaged = (await engineCost(page)).package;
+  assert.ok(salvaged.dies[0].yield > plain.dies[0].yield && salvaged.total_usd < plain.total_usd);
+  assert.equal(salvaged.dies[0].defect_free_yield, plain.dies[0].yield);
+  assert.match(await page.textContent('#pkg-dies-table tbody td[data-yield]'), /defect-free/);
+  // More units needed than it has: the engine's error at that field.
+  await page.fill('#pkg-die-0-units_needed', '150');
+  await page.locator('#pkg-die-0-units_needed-error').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#pkg-die-0-units_needed-error'), /144/);
+  await page.fill('#pkg-die-0-units_needed', '132');
+  await page.locator('#pkg-die-0-units_needed-error').waitFor({ state: 'hidden' });
+  // A 200 mm wafer holds fewer dies than the 300 mm default.
+  const perWafer = salvaged.dies[0].dies_per_wafer;
+  old = await total();
+  await page.fill('#pkg-wafer_diameter_mm', '200');
+  await page.waitForFunction((t) => document.querySelector('#pkg-table tfoot td.num').textContent !== t, old);
+  assert.match(await hash(page), /pkg\.wafer_mm=200/);
+  assert.ok((await engineCost(page)).package.dies[0].dies_per_wafer < perWafer / 2);
+  // The link brings it all back.
+  const again = await open(`${base}#${await hash(page)}`);
+  await again.waitForSelector('#cost-package:not([hidden])');
+  assert.equal(await again.inputValue('#pkg-die-0-units'), '144');
+  assert.equal(await again.inputValue('#pkg-wafer_diameter_mm'), '200');
+  await assertClean(page);
+  await again.close();
+  await page.close();
+});
+
 test('the trade-off draws every design, the Pareto front joined, and the numbers as a table', async () => {
   const page = await open(`${base}#v=1&model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on${PACKAGE}`);
   await page.waitForSelector('#tradeoff-chart[data-state="done"]');

@@ -282,6 +282,47 @@ test('envelope package-cost: a die larger than one scanner field (858 mm²) is r
   assert.ok(JSON.parse(split.stdout).total_usd > 0);
 });
 
+test('envelope package-cost: the H100 SXM5 against a published bill of materials, within 25 %', () => {
+  // Silicon Analysts, "Cost Bridge" (siliconanalysts.com/tools/cost-bridge, as of February 2026,
+  // derived from Epoch AI's Monte Carlo models, Raymond James and TrendForce): H100 SXM5 ≈ $3,320 =
+  // logic die $300 + HBM $1,400 + CoWoS-S packaging $750 + test and assembly $920. The analysis's
+  // own prices go in as inputs: its HBM line over the five active 16 GB HBM3 stacks ($280 each) and
+  // its test-and-assembly line as test_usd. The rest is the model's: GH100's 814 mm² at the 5 nm
+  // node preset ($16,988 a wafer, 0.11 defects/cm²), the Si interposer, every yield and scrap.
+  // GH100 has 144 SMs and the H100 SXM5 enables 132 (NVIDIA H100 whitepaper, 2022); the SMs'
+  // share of the die is not public, so the check holds across 0.3 – 0.7 of it, and without salvage.
+  const h100 = (die) => ({
+    kind: 'si_interposer', test_usd: 920,
+    dies: [{ name: 'GH100', area_mm2: 814, node: '5nm-actuary-2022', ...die }],
+    hbm: { type: 'hbm3', stacks: 5, usd_per_stack: 280, area_mm2: 110 },
+  });
+  const totals = [{}, ...[0.3, 0.5, 0.7].map((share) => ({ units: 144, units_needed: 132, unit_area_share: share }))].map((die) => {
+    const r = run(['package-cost', '-'], JSON.stringify(h100(die)));
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout).total_usd;
+  });
+  for (const total of totals) assert.ok(Math.abs(total / 3320 - 1) <= 0.25, `$${total.toFixed(0)} against $3,320`);
+  // Salvage brings the total down, the more so the more of the die the SMs cover.
+  assert.ok(totals[0] > totals[1] && totals[1] > totals[2] && totals[2] > totals[3], totals.join(' > '));
+});
+
+test('envelope package-cost: salvage and wafer inputs out of range name their field', () => {
+  const die = { area_mm2: 814, node: '5nm-actuary-2022' };
+  const cases = [
+    [{ dies: [{ ...die, units: 144, units_needed: 132 }] }, /dies\[0\]\.unit_area_share: is missing/],
+    [{ dies: [{ ...die, units: 1, units_needed: 1, unit_area_share: 0.5 }] }, /dies\[0\]\.units: /],
+    [{ dies: [{ ...die, units: 144, units_needed: 132, unit_area_share: 1 }] }, /dies\[0\]\.unit_area_share: /],
+    [{ wafer_diameter_mm: 10, dies: [die] }, /wafer_diameter_mm: /],
+    [{ edge_loss_mm: -1, dies: [die] }, /edge_loss_mm: /],
+    [{ scribe_lane_mm: 20, dies: [die] }, /scribe_lane_mm: /],
+  ];
+  for (const [pkg, pattern] of cases) {
+    const r = run(['package-cost', '-'], JSON.stringify(pkg));
+    assert.equal(r.status, 2, JSON.stringify(pkg));
+    assert.match(r.stderr, pattern);
+  }
+});
+
 test('envelope package-cost: a yield that underflows is an error naming the field, not $0 or null', () => {
   for (const area of [850, 700]) {
     const pkg = { yield_model: 'poisson', dies: [{ area_mm2: area, node: { wafer_usd: 9346, defect_density_per_cm2: 100 } }] };

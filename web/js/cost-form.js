@@ -7,7 +7,8 @@
 import { h, $ } from './dom.js';
 import { compact, num } from './format.js';
 import {
-  COST_NUMBERS, CUSTOM_NODE, DIE_START, NODE_FIELDS, PACKAGE_KINDS, PACKAGE_LABELS, PACKAGE_START, YIELD_LABELS, YIELD_MODELS,
+  COST_NUMBERS, CUSTOM_NODE, DIE_START, NODE_FIELDS, PACKAGE_KINDS, PACKAGE_LABELS, PACKAGE_START, SALVAGE_FIELDS, WAFER_FIELDS,
+  YIELD_LABELS, YIELD_MODELS,
   customNode, effectivePricing, emptyCost, isCustomNode,
 } from './cost.js';
 import { loadCostCatalog, offeringFor, offeringGroups } from './cost-catalog.js';
@@ -25,7 +26,10 @@ const DIE_FIELDS = [
   { key: 'area_mm2', label: 'Area (mm²)' },
   { key: 'count', label: 'Count', int: true },
   { key: 'node', label: 'Process node', kind: 'select' },
+  ...SALVAGE_FIELDS.map((f) => ({ ...f, optional: true })),
 ];
+const SALVAGE_HINT = 'Salvage: a die may ship with some units switched off (the H100 SXM5 enables 132 of GH100’s 144 SMs); '
+  + 'give all three, or none for a die that must be free of defects.';
 const dieId = (i, key) => `pkg-die-${i}-${key}`;
 // The ranges of a custom wafer's fields (the engine's), said once under them.
 const bound = (x) => (x >= 1e4 ? compact(x) : num(x));
@@ -96,6 +100,19 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
       c.package.hbm[key] = value;
     }));
   }
+  // The wafer's geometry: empty is the default (an edge of 0 is a value, not "none").
+  $('#pkg-wafer').replaceChildren(...WAFER_FIELDS.map((f) => {
+    const id = `pkg-${f.key}`;
+    return h('div', { class: 'field', dataset: { field: id } }, h('label', { for: id, text: f.label }),
+      h('input', { id, type: 'number', inputmode: 'decimal', min: f.min, max: f.max, step: 'any', 'aria-describedby': `${id}-error` }),
+      h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true }));
+  }));
+  for (const f of WAFER_FIELDS) {
+    $(`#pkg-${f.key}`).addEventListener('input', (e) => edit((c) => {
+      const value = readNumber(e.target, { optional: true });
+      if (value !== undefined && c.package) c.package[f.key] = value;
+    }));
+  }
   for (const key of PACKAGE_NUMBERS) {
     $(`#pkg-${key}`).addEventListener('input', (e) => edit((c) => {
       const value = readNumber(e.target, { optional: key !== 'bridge_area_mm2' });
@@ -127,7 +144,8 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
         const value = readNumber(e.target, { optional: !nodeField.required });
         if (value !== undefined && isCustomNode(d.node)) d.node[key] = value;
       } else {
-        const value = readNumber(e.target);
+        const optional = DIE_FIELDS.find((f) => f.key === key)?.optional ?? false;
+        const value = readNumber(e.target, { optional });
         if (value !== undefined) d[key] = value;
       }
     });
@@ -166,7 +184,11 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
       h('legend', { text: `Die ${i + 1}` }),
       h('div', { class: 'grid-2' }, DIE_FIELDS.map((f) => dieField(i, f, f.kind === 'select' ? h('select', common(i, f.key))
         : f.kind === 'text' ? h('input', { ...common(i, f.key), type: 'text', spellcheck: 'false', placeholder: `die ${i}` })
-          : h('input', { ...common(i, f.key), type: 'number', inputmode: f.int ? 'numeric' : 'decimal', min: f.int ? 1 : 0, step: f.int ? 1 : 'any' })))),
+          : h('input', {
+            ...common(i, f.key), type: 'number', inputmode: f.int ? 'numeric' : 'decimal', min: f.int ? 1 : 0, step: f.int ? 1 : 'any',
+            ...(f.optional ? { placeholder: 'none' } : {}),
+          })))),
+      h('p', { class: 'hint', text: SALVAGE_HINT }),
       h('div', { class: 'pkg-custom-node', id: dieId(i, 'custom'), role: 'group', 'aria-label': `Die ${i + 1}: custom wafer`, hidden: true },
         h('div', { class: 'grid-2' }, NODE_FIELDS.map((f) => dieField(i, f, h('input', {
           ...common(i, f.key), type: 'number', inputmode: 'decimal', min: f.min, max: f.max, step: 'any', required: f.required,
@@ -246,6 +268,12 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
     set($('#pkg-yield_model'), p.yield_model ?? 'negative_binomial');
     for (const key of HBM_FIELDS) set($(`#pkg-hbm-${key}`), p.hbm?.[key] ?? '');
     for (const key of PACKAGE_NUMBERS) set($(`#pkg-${key}`), key === 'bridge_area_mm2' ? p[key] : (p[key] || ''));
+    const manufacture = catalog.packaging?.manufacture ?? {};
+    for (const f of WAFER_FIELDS) {
+      set($(`#pkg-${f.key}`), p[f.key] ?? '');
+      const auto = manufacture[f.key];
+      $(`#pkg-${f.key}`).placeholder = auto != null ? `auto: ${num(auto)}` : 'auto';
+    }
     $('[data-field="pkg-bridge_area_mm2"]').hidden = p.kind !== 'bridge';
     dieRows(p.dies);
     p.dies.forEach((d, i) => {

@@ -5,12 +5,16 @@
 //   state.cost = { pricing: null | 'cloud' | 'owned',      null: as the presets say
 //                  usd_per_chip_hour, chip_usd, amortization_years, usd_per_kwh, pue, tdp_w,
 //                                                        each null: the engine's default
-//                  package: null | { kind, yield_model, dies: [{name, area_mm2, count, node}],
+//                  package: null | { kind, yield_model,
+//                                    dies: [{name, area_mm2, count, node, units, units_needed, unit_area_share}],
+//                                    (the last three null: no salvage; all three: the die ships
+//                                     with units switched off)
 //                                    (node: a process-node preset's id, or a custom wafer
 //                                     { wafer_usd, defect_density_per_cm2, critical_level, nre_usd },
 //                                     the last two null: the engine's default)
 //                                    hbm: null | {stacks, usd_per_stack, area_mm2},
-//                                    volume, test_usd, bridge_area_mm2 } }
+//                                    volume, test_usd, bridge_area_mm2,
+//                                    wafer_diameter_mm, edge_loss_mm, scribe_lane_mm (null: the defaults) } }
 // Only the prices of the pricing chosen go to the engine ($/chip-hour for cloud; the chip's
 // price, its years and the electricity for owned), so a switch back and forth keeps both.
 // A price given without a pricing (a link, a scenario document) chooses its pricing, as one
@@ -21,7 +25,9 @@
 //   [&usd_per_kwh=0.1][&pue=1.2][&tdp_w=200]
 //   [&pkg=si_interposer[&pkg.yield=poisson]&pkg.die1.name=GH100&pkg.die1.area=814
 //    &pkg.die1.count=1&pkg.die1.node=5nm-actuary-2022 ...&pkg.hbm=5&pkg.hbm_usd=300
-//    &pkg.hbm_area=110[&pkg.volume=1000000][&pkg.test_usd=50][&pkg.bridge_area=20]]
+//    &pkg.hbm_area=110[&pkg.volume=1000000][&pkg.test_usd=50][&pkg.bridge_area=20]
+//    [&pkg.wafer_mm=300][&pkg.edge_mm=5][&pkg.scribe_mm=0.2]]
+//   A die sold with units switched off: &pkg.die1.units=144&pkg.die1.units_needed=132&pkg.die1.unit_share=0.5
 //   A die on a custom wafer (core/SCHEMA.md § package, `node` as an object):
 //    &pkg.die1.node=custom&pkg.die1.wafer_usd=17000&pkg.die1.defect_density=0.11
 //    [&pkg.die1.critical_level=10][&pkg.die1.nre_usd=542000000]
@@ -55,7 +61,22 @@ export const PACKAGE_START = {
   dies: [{ name: 'GH100', area_mm2: 814, count: 1, node: '5nm-actuary-2022' }],
   hbm: { stacks: 5, usd_per_stack: 300, area_mm2: 110 }, volume: 0, test_usd: 0, bridge_area_mm2: 20,
 };
-export const DIE_START = { name: '', area_mm2: 100, count: 1, node: '5nm-actuary-2022' };
+export const DIE_START = {
+  name: '', area_mm2: 100, count: 1, node: '5nm-actuary-2022', units: null, units_needed: null, unit_area_share: null,
+};
+// A die's salvage (core/cost/salvage.hpp): how many repeated units it has, how many must work,
+// the share of its area they cover; all empty: the die must be free of defects.
+export const SALVAGE_FIELDS = [
+  { key: 'units', link: 'units', label: 'Repeated units (e.g. SMs)', int: true },
+  { key: 'units_needed', link: 'units_needed', label: 'Units that must work', int: true },
+  { key: 'unit_area_share', link: 'unit_share', label: 'Units’ share of the area (0 – 1)' },
+];
+// The wafer's geometry, for every die and the interposer (null: presets/costs/packaging.json's).
+export const WAFER_FIELDS = [
+  { key: 'wafer_diameter_mm', link: 'wafer_mm', label: 'Wafer diameter (mm)', min: 25, max: 450 },
+  { key: 'edge_loss_mm', link: 'edge_mm', label: 'Edge loss (mm)', min: 0 },
+  { key: 'scribe_lane_mm', link: 'scribe_mm', label: 'Scribe lane (mm)', min: 0, max: 10 },
+];
 
 // A die's node on a custom wafer: its fields with their units and ranges (core/io/package_json.cpp
 // read_node; the engine checks them), whether it must be given, and its link key.
@@ -100,7 +121,11 @@ export function costScenario(cost) {
 export function packageScenario(p) {
   const out = { kind: p.kind };
   if (p.yield_model && p.yield_model !== 'negative_binomial') out.yield_model = p.yield_model;
-  out.dies = p.dies.map((d) => ({ ...(d.name ? { name: d.name } : {}), area_mm2: d.area_mm2, count: d.count, node: nodeScenario(d.node) }));
+  out.dies = p.dies.map((d) => ({
+    ...(d.name ? { name: d.name } : {}), area_mm2: d.area_mm2, count: d.count, node: nodeScenario(d.node),
+    ...Object.fromEntries(SALVAGE_FIELDS.filter((f) => d[f.key] != null).map((f) => [f.key, d[f.key]])),
+  }));
+  for (const f of WAFER_FIELDS) if (p[f.key] != null) out[f.key] = p[f.key];
   if (p.hbm) out.hbm = { stacks: p.hbm.stacks, usd_per_stack: p.hbm.usd_per_stack, area_mm2: p.hbm.area_mm2 };
   if (p.volume) out.volume = p.volume;
   if (p.test_usd) out.test_usd = p.test_usd;
@@ -127,7 +152,7 @@ export function costFromDoc(block) {
   cost.pricing = pricedAs(cost);
   const p = block.package;
   if (p && typeof p === 'object') {
-    const known = ['kind', 'yield_model', 'dies', 'hbm', 'volume', 'test_usd', 'bridge_area_mm2'];
+    const known = ['kind', 'yield_model', 'dies', 'hbm', 'volume', 'test_usd', 'bridge_area_mm2', ...WAFER_FIELDS.map((f) => f.key)];
     const other = Object.keys(p).filter((k) => !known.includes(k));
     if (other.length) throw new Error(`the package editor cannot show ${other.join(', ')}`);
     if (!Array.isArray(p.dies) || p.dies.some((d) => typeof d?.node !== 'string' && !isCustomNode(d?.node))) {
@@ -144,9 +169,11 @@ export function costFromDoc(block) {
       dies: p.dies.map((d) => ({
         name: d.name ?? '', area_mm2: d.area_mm2, count: d.count ?? 1,
         node: isCustomNode(d.node) ? { ...customNode(), ...d.node } : d.node,
+        ...Object.fromEntries(SALVAGE_FIELDS.map((f) => [f.key, typeof d[f.key] === 'number' ? d[f.key] : null])),
       })),
       hbm: p.hbm ? { stacks: p.hbm.stacks, usd_per_stack: p.hbm.usd_per_stack, area_mm2: p.hbm.area_mm2 } : null,
       volume: p.volume ?? 0, test_usd: p.test_usd ?? 0, bridge_area_mm2: p.bridge_area_mm2 ?? PACKAGE_START.bridge_area_mm2,
+      ...Object.fromEntries(WAFER_FIELDS.map((f) => [f.key, typeof p[f.key] === 'number' ? p[f.key] : null])),
     };
   }
   return cost;
@@ -158,7 +185,7 @@ const DIE_KEYS = { name: 'name', area: 'area_mm2', count: 'count', node: 'node' 
 const PACKAGE_NUMBERS = { volume: 'volume', test_usd: 'test_usd', bridge_area: 'bridge_area_mm2' };
 const HBM_KEYS = { hbm: 'stacks', hbm_usd: 'usd_per_stack', hbm_area: 'area_mm2' };
 // (The custom wafer's keys are NODE_FIELDS' `link`s.)
-const PACKAGE_KEY = /^pkg(?:\.(?:yield|volume|test_usd|bridge_area|hbm|hbm_usd|hbm_area|die([1-9]\d?)\.(?:name|area|count|node|wafer_usd|defect_density|critical_level|nre_usd)))?$/;
+const PACKAGE_KEY = /^pkg(?:\.(?:yield|volume|test_usd|bridge_area|hbm|hbm_usd|hbm_area|wafer_mm|edge_mm|scribe_mm|die([1-9]\d?)\.(?:name|area|count|node|wafer_usd|defect_density|critical_level|nre_usd|units|units_needed|unit_share)))?$/;
 
 export const isCostKey = (key) => COST_KEYS.has(key) || PACKAGE_KEY.test(key);
 
@@ -178,9 +205,11 @@ export function costParams(cost, text) {
       const value = field === 'node' && isCustomNode(d.node) ? CUSTOM_NODE : d[field];
       out.push([`pkg.die${i + 1}.${key}`, typeof value === 'number' ? text(value) : String(value)]);
     }
+    for (const f of SALVAGE_FIELDS) if (d[f.key] != null) out.push([`pkg.die${i + 1}.${f.link}`, text(d[f.key])]);
     if (!isCustomNode(d.node)) return;
     for (const f of NODE_FIELDS) if (d.node[f.key] != null) out.push([`pkg.die${i + 1}.${f.link}`, text(d.node[f.key])]);
   });
+  for (const f of WAFER_FIELDS) if (p[f.key] != null) out.push([`pkg.${f.link}`, text(p[f.key])]);
   if (p.hbm) for (const [key, field] of Object.entries(HBM_KEYS)) out.push([`pkg.${key}`, text(p.hbm[field])]);
   for (const [key, field] of Object.entries(PACKAGE_NUMBERS)) {
     if (field === 'bridge_area_mm2' ? p.kind === 'bridge' : p[field]) out.push([`pkg.${key}`, text(p[field])]);
@@ -204,10 +233,13 @@ export function readCost(q, state, read) {
   const p = {
     kind: read.choice('pkg', q.get('pkg'), PACKAGE_KINDS), yield_model: 'negative_binomial', dies: [], hbm: null,
     volume: 0, test_usd: 0, bridge_area_mm2: PACKAGE_START.bridge_area_mm2,
+    ...Object.fromEntries(WAFER_FIELDS.map((f) => [f.key, null])),
   };
+  for (const f of WAFER_FIELDS) if (q.has(`pkg.${f.link}`)) p[f.key] = read.number(`pkg.${f.link}`, q.get(`pkg.${f.link}`));
   if (q.has('pkg.yield')) p.yield_model = read.choice('pkg.yield', q.get('pkg.yield'), YIELD_MODELS);
   for (let i = 1; q.has(`pkg.die${i}.area`) || q.has(`pkg.die${i}.node`); i++) {
-    const die = { name: q.get(`pkg.die${i}.name`) ?? '', area_mm2: NaN, count: 1, node: '' };
+    const die = { name: q.get(`pkg.die${i}.name`) ?? '', area_mm2: NaN, count: 1, node: '', units: null, units_needed: null, unit_area_share: null };
+    for (const f of SALVAGE_FIELDS) if (q.has(`pkg.die${i}.${f.link}`)) die[f.key] = read.number(`pkg.die${i}.${f.link}`, q.get(`pkg.die${i}.${f.link}`));
     for (const key of ['area', 'node']) if (!q.has(`pkg.die${i}.${key}`)) throw new Error(`"pkg.die${i}.${key}" is missing`);
     die.area_mm2 = read.number(`pkg.die${i}.area`, q.get(`pkg.die${i}.area`));
     if (q.has(`pkg.die${i}.count`)) die.count = read.number(`pkg.die${i}.count`, q.get(`pkg.die${i}.count`));
@@ -250,12 +282,12 @@ export function costField(path) {
   m = p.match(/^cost\.package\.dies\[(\d+)\]\.node\.(\w+)$/);
   if (m) return `pkg-die-${m[1]}-${NODE_FIELDS.some((f) => f.key === m[2]) ? m[2] : 'node'}`;
   m = p.match(/^cost\.package\.dies\[(\d+)\](?:\.(\w+))?/);
-  if (m) return `pkg-die-${m[1]}-${m[2] === 'count' || m[2] === 'node' || m[2] === 'name' ? m[2] : 'area_mm2'}`;
+  if (m) return `pkg-die-${m[1]}-${['count', 'node', 'name', ...SALVAGE_FIELDS.map((f) => f.key)].includes(m[2]) ? m[2] : 'area_mm2'}`;
   if (/^cost\.package\.dies/.test(p)) return 'pkg-die-0-area_mm2';
   m = p.match(/^cost\.package\.hbm(?:\.(\w+))?/);
   if (m) return `pkg-hbm-${['usd_per_stack', 'area_mm2'].includes(m[1]) ? m[1] : 'stacks'}`;
   m = p.match(/^cost\.package\.(\w+)/);
-  if (m) return ['volume', 'test_usd', 'bridge_area_mm2', 'yield_model'].includes(m[1]) ? `pkg-${m[1]}` : 'pkg-kind';
+  if (m) return ['volume', 'test_usd', 'bridge_area_mm2', 'yield_model', ...WAFER_FIELDS.map((f) => f.key)].includes(m[1]) ? `pkg-${m[1]}` : 'pkg-kind';
   if (p === 'cost.package') return 'pkg-kind';
   return null;
 }

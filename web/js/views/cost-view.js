@@ -113,7 +113,9 @@ function renderPackage(pkg) {
     h('tbody', {}, pkg.dies.map((d) => h('tr', {},
       h('th', { scope: 'row', class: 'text', text: d.name }), h('td', { class: 'num', text: fmt.int(d.count) }),
       h('td', { class: 'num', text: fmt.num(d.area_mm2) }), h('td', { class: 'num', text: fmt.int(d.dies_per_wafer) }),
-      h('td', { class: 'num', dataset: { yield: d.yield }, text: fmt.percent(d.yield) }),
+      // A salvaged die sells more than its defect-free share: both are shown.
+      h('td', { class: 'num', dataset: { yield: d.yield }, text: d.defect_free_yield < d.yield - 1e-9
+        ? `${fmt.percent(d.yield)} (${fmt.percent(d.defect_free_yield)} defect-free)` : fmt.percent(d.yield) }),
       h('td', { class: 'num', text: usd(d.raw_usd) }), h('td', { class: 'num', text: usd(d.known_good_usd) })))));
 }
 
