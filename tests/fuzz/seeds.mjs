@@ -75,6 +75,9 @@ const packages = {
   chiplets: { kind: 'si_interposer', dies: [{ name: 'io', area_mm2: 200, node: '7nm-actuary-2022', nre_usd: 1e7, volume: 1e6 },
     { name: 'compute', area_mm2: 400, count: 4, node: { wafer_usd: 17000, defect_density_per_cm2: 0.1 } }], volume: 1e6 },
   'tiny-defects': { kind: 'organic', dies: [{ area_mm2: 1, node: { wafer_usd: 1000, defect_density_per_cm2: 1e-9 } }], yield_model: 'murphy' },
+  salvage: { kind: 'si_interposer', wafer_diameter_mm: 200, edge_loss_mm: 3, scribe_lane_mm: 0.1,
+    dies: [{ area_mm2: 814, node: '5nm-actuary-2022', units: 144, units_needed: 132, unit_area_share: 0.5 },
+      { area_mm2: 115, count: 8, node: nodes[2], units: 40, units_needed: 38, unit_area_share: 0.6 }], yield_model: 'murphy' },
 };
 for (const [name, pkg] of Object.entries(packages)) seed('package-cost', 'p', name, pkg);
 
