@@ -35,6 +35,11 @@ struct CostInputs {
     double system_w_per_chip = 0;      // hosts, fans, scale-up switches, per chip
     double network_w_per_chip = 0;     // scale-out fabric, per chip
 
+    // The system's chips a layout leaves idle are paid for and powered (a node is rented or
+    // bought whole). A serving search turns it off: each candidate is priced for the chips it
+    // uses, as a choice of how many to buy (explore/serving_search.cpp).
+    bool charge_idle_chips = true;
+
     std::optional<PackageSpec> package;  // the accelerator's manufacturing cost, if described
 
     std::vector<std::string> assumptions;  // each default used: "field = value (source)"

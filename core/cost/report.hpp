@@ -22,8 +22,13 @@ struct PowerReport {
 struct CostReport {
     bool training = false;                      // which of the two groups below is filled
     Pricing pricing = Pricing::unknown;
-    int64_t chips = 0;                          // chips paid for: those the mapping uses
-    std::optional<double> usd_per_chip_hour;    // all-in
+    int64_t chips = 0;                          // chips the mapping runs on
+    // The system's other chips: paid for too (a node is rented or bought whole) and drawing
+    // their idle power with their share of the hosts and network, as idle_power_per_chip.
+    int64_t idle_chips = 0;
+    std::optional<double> usd_per_chip_hour;    // all-in, a chip that runs
+    std::optional<double> usd_per_idle_chip_hour;     // all-in, an idle one (cloud: the same price)
+    std::optional<PowerReport> idle_power_per_chip;   // when idle_chips > 0 and the power is known
     std::optional<double> capex_usd_per_chip_hour;   // owned
     std::optional<double> energy_usd_per_chip_hour;  // owned
     // Absent when the chip's power is not known (no tdp_w in its preset or cost.tdp_w 0): then

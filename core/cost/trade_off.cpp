@@ -61,6 +61,17 @@ void apply(Scenario& s, const Scenario& base, Knob knob, const KnobValue& v) {
             die.count = static_cast<int64_t>(v.number);
             die.nre_usd *= nre_shape(area / v.number) / nre_shape(die.area_mm2);
             die.area_mm2 = area / v.number;
+            // Each chiplet carries its share of the first die type's units and must have its
+            // share working (binned on its own): of N = n·count units and K = k·count needed,
+            // N/c and ⌈K/c⌉ on each of the c chiplets; fewer than two units: no salvage.
+            if (die.redundancy.any()) {
+                const int64_t was = pkg->dies.front().count;
+                const auto c = static_cast<int64_t>(v.number);
+                UnitRedundancy& u = die.redundancy;
+                const int64_t units = u.units * was / c;
+                const int64_t needed = (u.needed * was + c - 1) / c;
+                u = units >= 2 ? UnitRedundancy{units, std::min(units, needed), u.area_share} : UnitRedundancy{};
+            }
             pkg->dies = {die};
             break;
         }

@@ -28,9 +28,24 @@ std::optional<PowerReport> power_over(const Scenario& s, const Result& r, const 
     return p;
 }
 
-void price(const CostInputs& in, CostReport& c) {
+// A chip of the system the mapping leaves idle: its idle draw, and its share of the hosts and
+// network, which stay on.
+PowerReport idle_power(const CostInputs& in) {
+    PowerReport p;
+    p.chip_w = in.idle_w;
+    p.system_w = in.system_w_per_chip;
+    p.network_w = in.network_w_per_chip;
+    p.facility_w = p.it_w() * in.pue;
+    return p;
+}
+
+void price(const Scenario& s, CostReport& c) {
+    const CostInputs& in = s.cost;
+    c.idle_chips = in.charge_idle_chips ? std::max<int64_t>(0, s.system.count - c.chips) : 0;
+    if (c.idle_chips > 0 && c.power_per_chip) c.idle_power_per_chip = idle_power(in);
     if (in.pricing == Pricing::cloud) {
         c.usd_per_chip_hour = in.usd_per_chip_hour;
+        if (c.idle_chips > 0) c.usd_per_idle_chip_hour = in.usd_per_chip_hour;
     } else if (in.pricing == Pricing::owned) {
         const double capex = in.chip_usd + in.system_usd_per_chip + in.network_usd_per_chip;
         c.capex_usd_per_chip_hour = capex / (in.amortization_years * kHoursPerYear);
@@ -39,7 +54,22 @@ void price(const CostInputs& in, CostReport& c) {
         if (!c.power_per_chip) return;
         c.energy_usd_per_chip_hour = c.power_per_chip->facility_w / 1000 * in.usd_per_kwh;
         c.usd_per_chip_hour = *c.capex_usd_per_chip_hour + *c.energy_usd_per_chip_hour;
+        if (c.idle_power_per_chip) {
+            c.usd_per_idle_chip_hour = *c.capex_usd_per_chip_hour + c.idle_power_per_chip->facility_w / 1000 * in.usd_per_kwh;
+        }
     }
+}
+
+// Dollars a second for the whole system: the running chips and the idle ones.
+double usd_per_s(const CostReport& c) {
+    return (static_cast<double>(c.chips) * *c.usd_per_chip_hour +
+            static_cast<double>(c.idle_chips) * c.usd_per_idle_chip_hour.value_or(0)) / 3600;
+}
+
+// IT watts for the whole system.
+double it_w(const CostReport& c) {
+    return static_cast<double>(c.chips) * c.power_per_chip->it_w() +
+           (c.idle_power_per_chip ? static_cast<double>(c.idle_chips) * c.idle_power_per_chip->it_w() : 0.0);
 }
 
 void inference_cost(const Scenario& s, const Result& r, CostReport& c) {
@@ -64,16 +94,15 @@ void inference_cost(const Scenario& s, const Result& r, CostReport& c) {
     }
     c.chips = sum.chips;
     c.power_per_chip = power_over(s, r, weights, cycle);
-    price(s.cost, c);
+    price(s, c);
 
-    const double chips = static_cast<double>(sum.chips);
     if (c.power_per_chip) {
-        const double it_j = chips * c.power_per_chip->it_w() * cycle;
+        const double it_j = it_w(c) * cycle;
         c.joules_per_output_token = it_j / output_per_cycle;
         c.joules_per_request = it_j / requests;
     }
     if (!c.usd_per_chip_hour) return;
-    const double usd = chips * *c.usd_per_chip_hour / 3600 * cycle;
+    const double usd = usd_per_s(c) * cycle;
     const double prefill_share = std::min(1.0, prefill_s / cycle);
     const double input_tokens = requests * static_cast<double>(w.input_tokens);
     const double decode_tokens = output_per_cycle * (out - 1) / out;
@@ -89,12 +118,11 @@ void training_cost(const Scenario& s, const Result& r, CostReport& c) {
     if (step <= 0) return;
     c.chips = t.chips;
     c.power_per_chip = power_over(s, r, std::vector<double>(r.phases.size(), 1.0), step);
-    price(s.cost, c);
+    price(s, c);
 
-    const double chips = static_cast<double>(t.chips);
-    if (c.power_per_chip) c.energy_kwh_per_step = chips * c.power_per_chip->it_w() * step / 3.6e6;
+    if (c.power_per_chip) c.energy_kwh_per_step = it_w(c) * step / 3.6e6;
     if (c.usd_per_chip_hour) {
-        c.usd_per_step = chips * *c.usd_per_chip_hour / 3600 * step;
+        c.usd_per_step = usd_per_s(c) * step;
         c.tokens_per_usd = t.tokens_per_step / *c.usd_per_step;
     }
     // The whole run only for the tokens given: without them there is no run to total.
@@ -105,7 +133,7 @@ void training_cost(const Scenario& s, const Result& r, CostReport& c) {
         c.energy_kwh = *c.energy_kwh_per_step * steps;
         c.facility_energy_kwh = *c.energy_kwh * s.cost.pue;
     }
-    c.chip_hours = chips * step * steps / 3600;
+    c.chip_hours = static_cast<double>(c.chips + c.idle_chips) * step * steps / 3600;
     if (c.usd_per_step) c.usd_total = *c.usd_per_step * steps;
 }
 

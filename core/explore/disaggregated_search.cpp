@@ -105,6 +105,7 @@ void search_disaggregated(const Scenario& base, const ServingSpace& space, const
     const int64_t size = static_cast<int64_t>(space.batch.empty() ? space.batch_points : space.batch.size());
     Scenario s = base;
     s.system.count = std::max(base.system.count, max_chips);
+    s.cost.charge_idle_chips = false;  // each candidate priced for the chips it uses
     s.parallelism = Parallelism{};
     std::map<std::tuple<bool, int64_t, int64_t, int64_t, int, int>, int> workers;
     for_each_pools(layouts_for(base, space, max_chips), max_chips,

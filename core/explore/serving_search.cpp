@@ -78,6 +78,7 @@ ServingSearch search_serving(const Scenario& base, const ServingSpace& space, co
     std::vector<SearchPoint> found;
     Scenario s = base;
     s.system.count = std::max(base.system.count, max_chips);
+    s.cost.charge_idle_chips = false;  // each candidate priced for the chips it uses
     s.parallelism.stage_layers.clear();
     if (disaggregated) search_disaggregated(base, space, slo, max_chips, found, out.counts);
     for (int64_t tp : aggregated ? tps : std::vector<int64_t>{}) {

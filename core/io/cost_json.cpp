@@ -168,7 +168,9 @@ Json to_json(const CostReport& c) {
     Json j = Json::object();
     j["pricing"] = c.pricing == Pricing::cloud ? "cloud" : c.pricing == Pricing::owned ? "owned" : "unknown";
     j["chips"] = c.chips;
+    j["idle_chips"] = c.idle_chips;
     put(j, "usd_per_chip_hour", c.usd_per_chip_hour);
+    put(j, "usd_per_idle_chip_hour", c.usd_per_idle_chip_hour);
     put(j, "capex_usd_per_chip_hour", c.capex_usd_per_chip_hour);
     put(j, "energy_usd_per_chip_hour", c.energy_usd_per_chip_hour);
     if (const auto& p = c.power_per_chip) {
@@ -176,6 +178,12 @@ Json to_json(const CostReport& c) {
                                  {"facility", p->facility_w}};
     } else {
         j["power_w_per_chip"] = nullptr;
+    }
+    if (const auto& p = c.idle_power_per_chip) {
+        j["idle_power_w_per_chip"] = {{"chip", p->chip_w}, {"system", p->system_w}, {"network", p->network_w},
+                                      {"it", p->it_w()}, {"facility", p->facility_w}};
+    } else {
+        j["idle_power_w_per_chip"] = nullptr;
     }
     if (c.training) {
         put(j, "usd_per_step", c.usd_per_step);

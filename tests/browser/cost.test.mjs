@@ -117,6 +117,24 @@ test('a chip without a TDP shows no energy, says why, and a TDP typed in brings 
   await page.close();
 });
 
+test('the system’s idle chips are charged and said so: half of a DGX H100 idle doubles the $ per request', async () => {
+  const link = (dp) => `${base}#model=llama-3.1-8b&system=dgx-h100&chips=8&tp=4&dp=${dp}&batch=8&input=512&output=256&precision=bf16`
+    + '&pricing=cloud&usd_per_chip_hour=2';
+  const page = await open(link(1));
+  await page.waitForFunction(() => /idle and charged/.test(document.querySelector('#cost-note')?.textContent));
+  const half = await engineCost(page);
+  assert.equal(half.idle_chips, 4);
+  assert.match(await page.textContent('#cost-note'), /^4 chips, rented\. The system’s other 4 chips are idle and charged too at \$2 per chip-hour, drawing \d[\d,]* W each idle/);
+  await page.goto(link(2));
+  await page.waitForFunction(() => !/idle/.test(document.querySelector('#cost-note')?.textContent ?? 'idle'));
+  const both = await engineCost(page);
+  assert.equal(both.idle_chips, 0);
+  // The same replica and cycle, the same eight chips paid for, twice the requests.
+  assert.ok(Math.abs(half.usd_per_request / both.usd_per_request - 2) < 1e-9);
+  await assertClean(page);
+  await page.close();
+});
+
 test('a cloud offering sets the price and names its source; owned pricing splits the chip-hour', async () => {
   const page = await open(base);
   await page.waitForSelector('#cost-offering option[value="lambda-h100-sxm"]', { state: 'attached' });

@@ -105,3 +105,20 @@ TEST_CASE("package-cost: the wafer's diameter, edge and scribe are inputs (the t
     const Json bad = parse_json_text(package_cost_json(R"({"wafer_diameter_mm":600,"dies":[{"area_mm2":225,"node":"7nm-actuary-2022"}]})"));
     CHECK(bad["error"]["path"] == "wafer_diameter_mm");
 }
+
+TEST_CASE("trade-off: split into chiplets, each carries its share of the units and of those needed") {
+    // 144 units of which 132 needed on one 800 mm² die; as two chiplets each has 72 and needs
+    // ⌈132/2⌉ = 66: the same package as two 400 mm² dies given 72/66 by hand.
+    const std::string pkg = R"("kind": "si_interposer", "hbm": {"stacks": 4, "usd_per_stack": 300, "area_mm2": 110})";
+    const Json t = parse_json_text(tradeoff_json(
+        R"({"scenario": {"model": "llama-3.1-8b", "system": {"chip": "h100-sxm", "count": 1},
+            "workload": {"precision": "bf16", "batch": 8, "input_tokens": 512, "output_tokens": 512},
+            "cost": {"pricing": "owned", "package": {)" + pkg + R"(, "dies": [{"area_mm2": 800, "node": "5nm-actuary-2022",
+                "units": 144, "units_needed": 132, "unit_area_share": 0.5}]}}},
+            "knobs": [{"knob": "chiplets", "values": [2]}]})"));
+    REQUIRE(t["ok"].get<bool>());
+    const Json by_hand = parse_json_text(package_cost_json("{" + pkg + R"(, "dies": [{"area_mm2": 400, "count": 2,
+        "node": "5nm-actuary-2022", "units": 72, "units_needed": 66, "unit_area_share": 0.5}]})"));
+    REQUIRE(by_hand["ok"].get<bool>());
+    CHECK(t["points"][0]["package_usd"].get<double>() == doctest::Approx(by_hand["total_usd"].get<double>()).epsilon(1e-12));
+}

@@ -27,6 +27,14 @@ const NO_PRICE = 'no price known';
 const NO_POWER = 'power not modelled: the chip has no TDP';
 const powered = (c) => c.power_w_per_chip != null;
 
+// The system's chips the layout leaves idle are in every dollar and joule (core/cost/workload_cost.cpp).
+function idleLine(c) {
+  if (!c.idle_chips) return '';
+  const price = c.usd_per_idle_chip_hour == null ? '' : ` at $${usdValue(c.usd_per_idle_chip_hour)} per chip-hour`;
+  const power = c.idle_power_w_per_chip ? `, drawing ${fmt.int(c.idle_power_w_per_chip.it)} W each idle (the chip’s idle power and its share of the hosts)` : '';
+  return ` The system’s other ${fmt.int(c.idle_chips)} ${c.idle_chips === 1 ? 'chip is' : 'chips are'} idle and charged too${price}${power}.`;
+}
+
 function inferenceMetrics(c) {
   const priced = c.usd_per_chip_hour != null;
   return [
@@ -135,7 +143,7 @@ export function renderCost(result, { asked = null } = {}) {
   card.classList.toggle('cost-off', missing !== null);
   card.classList.toggle('cost-unfit', unfit);
   const how = c.pricing === 'owned' ? 'bought and powered' : c.pricing === 'cloud' ? 'rented' : 'without a price';
-  $('#cost-note').textContent = `${fmt.int(c.chips)} ${c.chips === 1 ? 'chip' : 'chips'}, ${how}.`
+  $('#cost-note').textContent = `${fmt.int(c.chips)} ${c.chips === 1 ? 'chip' : 'chips'}, ${how}.` + idleLine(c)
     + (unfit ? ' It does not fit in memory: these are the costs of a run that cannot happen.' : '');
   $('#cost-summary').replaceChildren(...(training ? trainingMetrics(c) : inferenceMetrics(c)));
   $('#cost-split').replaceChildren(
