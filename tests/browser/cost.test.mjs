@@ -160,6 +160,16 @@ test('a cloud offering sets the price and names its source; owned pricing splits
   await page.fill('#cost-chip_usd', '40000');
   await changed(page, 'cost-output', o);
   assert.match(await hash(page), /chip_usd=40000/);
+  // The default system has no server price: the write-off says it is left out, and one typed in
+  // joins it (a chip-hour dearer by its write-off: $9,000 over the years × 8,766 hours).
+  assert.match(await page.textContent('.cost-hour'), /to own \(the chip \$40K, written off .* No price is known for its server, so the server is left out/);
+  const bare = await engineCost(page);
+  await page.fill('#cost-system_usd_per_chip', '9000');
+  await page.waitForFunction(() => /its server \$9(,000|K)/.test(document.querySelector('.cost-hour')?.textContent));
+  assert.match(await hash(page), /system_usd_per_chip=9000/);
+  const served = await engineCost(page);
+  const years = Number(await page.getAttribute('#cost-amortization_years', 'placeholder').then((t) => t.replace(/^auto: /, '')));
+  assert.ok(Math.abs(served.capex_usd_per_chip_hour - bare.capex_usd_per_chip_hour - 9000 / (years * 8766)) < 1e-9);
   await assertClean(page);
   await page.close();
 });

@@ -227,6 +227,7 @@ export function createCostForm(presets, { update, readNumber, invalid }) {
     const fallback = {
       usd_per_chip_hour: chip?.economics?.cloud_usd_per_hour || null,
       chip_usd: chip?.economics?.price_usd || null,
+      system_usd_per_chip: null,
       amortization_years: catalog.defaults?.amortization_years?.value,
       usd_per_kwh: catalog.defaults?.usd_per_kwh?.value,
       pue: catalog.defaults?.pue?.value,

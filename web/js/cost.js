@@ -3,7 +3,7 @@
 // accelerator package whose cost the engine breaks down (dies, yield, packaging, HBM, NRE).
 //
 //   state.cost = { pricing: null | 'cloud' | 'owned',      null: as the presets say
-//                  usd_per_chip_hour, chip_usd, amortization_years, usd_per_kwh, pue, tdp_w,
+//                  usd_per_chip_hour, chip_usd, system_usd_per_chip, amortization_years, usd_per_kwh, pue, tdp_w,
 //                                                        each null: the engine's default
 //                  package: null | { kind, yield_model,
 //                                    dies: [{name, area_mm2, count, node, units, units_needed, unit_area_share}],
@@ -21,7 +21,7 @@
 // typed in the form does, so that a price shown is a price used (pricedAs).
 //
 // Link keys (either mode; absent: the engine's defaults, so older links load unchanged):
-//   [&pricing=owned][&usd_per_chip_hour=2.5][&chip_usd=25000][&amortization_years=5]
+//   [&pricing=owned][&usd_per_chip_hour=2.5][&chip_usd=25000][&system_usd_per_chip=9000][&amortization_years=5]
 //   [&usd_per_kwh=0.1][&pue=1.2][&tdp_w=200]
 //   [&pkg=si_interposer[&pkg.yield=poisson]&pkg.die1.name=GH100&pkg.die1.area=814
 //    &pkg.die1.count=1&pkg.die1.node=5nm-actuary-2022 ...&pkg.hbm=5&pkg.hbm_usd=300
@@ -43,13 +43,14 @@ export const YIELD_LABELS = { negative_binomial: 'Negative binomial', poisson: '
 
 // The plain numbers of the block, which pricing each belongs to (null: both) and its link key.
 export const COST_NUMBERS = {
-  usd_per_chip_hour: 'cloud', chip_usd: 'owned', amortization_years: 'owned', usd_per_kwh: 'owned', pue: null, tdp_w: null,
+  usd_per_chip_hour: 'cloud', chip_usd: 'owned', system_usd_per_chip: 'owned', amortization_years: 'owned', usd_per_kwh: 'owned',
+  pue: null, tdp_w: null,
 };
 const COST_KEYS = new Set(['pricing', ...Object.keys(COST_NUMBERS)]);
 
 export const emptyCost = () => ({
-  pricing: null, usd_per_chip_hour: null, chip_usd: null, amortization_years: null, usd_per_kwh: null, pue: null, tdp_w: null,
-  package: null,
+  pricing: null, usd_per_chip_hour: null, chip_usd: null, system_usd_per_chip: null, amortization_years: null, usd_per_kwh: null,
+  pue: null, tdp_w: null, package: null,
 });
 
 // A package to start editing from: one die the size of NVIDIA's GH100 (814 mm², TSMC 4N, a

@@ -68,6 +68,16 @@ const MISSING = {
   cloud: (chip) => `Rent needs a price per chip-hour, and ${chip} has none in its presets: type it in “$ per chip-hour” under Cost, or pick a cloud offering. Performance and energy are unaffected.`,
 };
 
+// What an owned chip's write-off holds: the chip and, where a price is known, its server's and
+// network's share; a server without a price is said to be left out, not folded in silently.
+function ownedParts(inputs) {
+  const parts = [`the chip ${usd(inputs.chip_usd)}`];
+  if (inputs.system_usd_per_chip > 0) parts.push(`its server ${usd(inputs.system_usd_per_chip)}`);
+  if (inputs.network_usd_per_chip > 0) parts.push(`its network ${usd(inputs.network_usd_per_chip)}`);
+  return parts.join(' + ');
+}
+const NO_SERVER = ' No price is known for its server, so the server is left out: type one in “Server ($ per chip)”.';
+
 function hourLine(c, inputs, missing) {
   if (missing) return missing;
   if (c.pricing === 'owned' && !powered(c)) {
@@ -76,9 +86,9 @@ function hourLine(c, inputs, missing) {
   }
   if (c.usd_per_chip_hour == null) return 'No price is known for this chip: choose a pricing under Cost and give a price.';
   if (c.pricing === 'owned') {
-    return `${usd(c.usd_per_chip_hour)} per chip-hour = ${usd(c.capex_usd_per_chip_hour)} to own (the chip, its server and network, `
+    return `${usd(c.usd_per_chip_hour)} per chip-hour = ${usd(c.capex_usd_per_chip_hour)} to own (${ownedParts(inputs)}, `
       + `written off over ${fmt.num(inputs.amortization_years)} years) + ${usd(c.energy_usd_per_chip_hour)} of electricity `
-      + `at ${usd(inputs.usd_per_kwh)}/kWh.`;
+      + `at ${usd(inputs.usd_per_kwh)}/kWh.` + (inputs.system_usd_per_chip > 0 ? '' : NO_SERVER);
   }
   return `${usd(c.usd_per_chip_hour)} per chip-hour, rented: the power is in the price.`;
 }
