@@ -10,6 +10,16 @@ namespace {
 
 constexpr double kHoursPerYear = 365.25 * 24;
 
+// A chip drawing `chip_w` with its share of the hosts and network, and all of it at the facility.
+PowerReport with_hosts(double chip_w, const CostInputs& in) {
+    PowerReport p;
+    p.chip_w = chip_w;
+    p.system_w = in.system_w_per_chip;
+    p.network_w = in.network_w_per_chip;
+    p.facility_w = p.it_w() * in.pue;
+    return p;
+}
+
 // The chip's mean power over a period of `period_s` in which the phases run `weights`
 // times; the system and network shares are constant. None without the chip's TDP: a
 // TPU's preset has none (Google publishes no TDP), and 0 W would read as free energy.
@@ -19,30 +29,15 @@ std::optional<PowerReport> power_over(const Scenario& s, const Result& r, const 
     if (in.tdp_w <= 0) return std::nullopt;
     const ChipPower chip{in.tdp_w, in.idle_w, in.memory_power_share};
     const double stages = static_cast<double>(s.parallelism.pp);
-    PowerReport p;
     const double dynamic = period_s > 0 ? dynamic_energy_j(r.phases, weights, s.system.chip, chip, stages) / period_s : 0;
-    p.chip_w = std::min(in.idle_w + dynamic, std::max(in.tdp_w, in.idle_w));
-    p.system_w = in.system_w_per_chip;
-    p.network_w = in.network_w_per_chip;
-    p.facility_w = p.it_w() * in.pue;
-    return p;
-}
-
-// A chip of the system the mapping leaves idle: its idle draw, and its share of the hosts and
-// network, which stay on.
-PowerReport idle_power(const CostInputs& in) {
-    PowerReport p;
-    p.chip_w = in.idle_w;
-    p.system_w = in.system_w_per_chip;
-    p.network_w = in.network_w_per_chip;
-    p.facility_w = p.it_w() * in.pue;
-    return p;
+    return with_hosts(std::min(in.idle_w + dynamic, std::max(in.tdp_w, in.idle_w)), in);
 }
 
 void price(const Scenario& s, CostReport& c) {
     const CostInputs& in = s.cost;
     c.idle_chips = in.charge_idle_chips ? std::max<int64_t>(0, s.system.count - c.chips) : 0;
-    if (c.idle_chips > 0 && c.power_per_chip) c.idle_power_per_chip = idle_power(in);
+    // An idle chip draws its idle power; its share of the hosts and network stays on.
+    if (c.idle_chips > 0 && c.power_per_chip) c.idle_power_per_chip = with_hosts(in.idle_w, in);
     if (in.pricing == Pricing::cloud) {
         c.usd_per_chip_hour = in.usd_per_chip_hour;
         if (c.idle_chips > 0) c.usd_per_idle_chip_hour = in.usd_per_chip_hour;
