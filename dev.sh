@@ -103,10 +103,14 @@ build_site() {
   cp web/node_modules/echarts/LICENSE "$site/vendor/echarts.LICENSE.txt"
   cp web/node_modules/marked/lib/marked.esm.js "$site/vendor/"
   cp web/node_modules/marked/LICENSE.md "$site/vendor/marked.LICENSE.md"
-  # Offline use and embedding: the service worker and <envelope-calc> at the site's root;
-  # the worker's manifest lists the site's files, so it comes last.
+  # Offline use and embedding: the service worker and <envelope-calc> at the site's root.
   cp web/sw.js web/js/envelope-calc.js "$site/"
+  # Each page's modules and style sheets as one minified, content-hashed bundle (esbuild).
+  node web/build-bundle.mjs "$site"
+  # The worker's manifest lists the site's files, so it comes after them; the gzip and
+  # brotli twins the server sends come last, of every file the manifest names and itself.
   node web/build-precache.mjs "$site"
+  node web/compress-site.mjs "$site"
 }
 
 # One clang build for the sanitizer tests and the fuzzer: ASan + UBSan everywhere (any

@@ -12,8 +12,14 @@ export const MANIFEST = 'sw-manifest.js';
 
 // Not cached for offline use: the worker and its manifest (the browser fetches them
 // itself), the embedding script (other sites load it, never these pages), licence texts,
-// the README's screenshot.
-const SKIP = [/^sw\.js$/, /^sw-manifest\.js$/, /(^|\/)envelope-calc\.js$/, /LICENSE/i, /^img\/screenshot\.png$/];
+// the README's screenshot, the compressed twins the server sends (the cache holds what the
+// browser decoded), and the source modules and style sheets the pages load bundled
+// (web/build-bundle.mjs) — all but the two classic scripts each page runs before its bundle —
+// and the Markdown renderer, which the methodology page's bundle holds.
+const SKIP = [
+  /^sw\.js$/, /^sw-manifest\.js$/, /(^|\/)envelope-calc\.js$/, /LICENSE/i, /^img\/screenshot\.png$/,
+  /\.(gz|br)$/, /^css\//, /^js\/(?!watchdog\.js$|theme-boot\.js$)/, /^vendor\/marked\.esm\.js$/,
+];
 
 function walk(dir, prefix = '') {
   const out = [];

@@ -52,6 +52,9 @@ export function startServer(dir, port = 0, host = '127.0.0.1') {
     dev: false,
     dotfiles: false,
     etag: true,
+    // FILE.br / FILE.gz (web/compress-site.mjs) for a browser that accepts them.
+    brotli: true,
+    gzip: true,
     setHeaders: (res) => res.setHeader('cache-control', 'no-cache'),
   });
   const ranges = rangeHandler(root);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { launch, open, assertClean, headline } from './helpers.mjs';
 import { startServer } from '../../web/serve.mjs';
 import { precacheList, writeManifest } from '../../web/build-precache.mjs';
+import { compressSite } from '../../web/compress-site.mjs';
 import { site } from '../support/paths.mjs';
 
 const LINK = '#model=llama-3-8b&chip=h100-sxm&chips=2&tp=2&pp=1&batch=4&input=1000&output=100&precision=fp8&flash=on';
@@ -57,9 +58,15 @@ test('after one visit, a reload without network computes the same result', async
   const cached = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => r.url), `envelope-${build}`);
   assert.deepEqual(cached.sort(), files.map((f) => `${base}${f}`).sort());
   assert.ok(files.some((f) => /^engine\/[0-9a-f]{12}\/envelope\.wasm$/.test(f)));
-  for (const f of ['index.html', 'js/main.js', 'vendor/echarts.common.min.js', 'vendor/marked.esm.js', 'methodology.md', 'validation.html']) {
+  for (const f of ['index.html', 'js/watchdog.js', 'vendor/echarts.common.min.js', 'methodology.md', 'validation.html']) {
     assert.ok(files.includes(f), f);
   }
+  // The pages' bundles are cached, not the source modules they were built from.
+  for (const page of ['index', 'validation', 'methodology']) {
+    assert.ok(files.some((f) => new RegExp(`^app/${page}-[A-Z0-9]+\\.js$`).test(f)), page);
+  }
+  assert.ok(files.includes('app/sweep-worker.js'));
+  assert.ok(!files.includes('js/main.js') && !files.some((f) => /\.(gz|br)$/.test(f)));
 
   await context.setOffline(true);
   try {
@@ -105,8 +112,9 @@ test('a new build on the server replaces the cached one, and the old cache is de
     assert.deepEqual(await cacheNames(page), [`envelope-${first}`]);
 
     await new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); });
-    fs.appendFileSync(path.join(dir, 'js/format.js'), '\n// the next build\n');
+    fs.appendFileSync(path.join(dir, 'js/watchdog.js'), '\n// the next build\n');
     const next = writeManifest(dir).build;
+    compressSite(dir); // as dev.sh does: the server's gzip and brotli twins follow the file
     assert.notEqual(next, first);
     server = await startServer(dir, port);
 
@@ -116,7 +124,7 @@ test('a new build on the server replaces the cached one, and the old cache is de
     await context.setOffline(true);
     await page.reload();
     await page.waitForSelector('#result-body:not([hidden])', { timeout: 10000 });
-    assert.match(await page.evaluate(() => fetch('js/format.js').then((r) => r.text())), /the next build/);
+    assert.match(await page.evaluate(() => fetch('js/watchdog.js').then((r) => r.text())), /the next build/);
     await context.setOffline(false);
     await page.close();
   } finally {

@@ -325,7 +325,7 @@ test('without its engine the page says it needs WebAssembly', async () => {
 
 test('a file of the app that fails to load is reported, not an endless "Loading…"', async () => {
   const broken = await context.newPage();
-  await broken.route('**/js/format.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.route('**/app/index-*.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await broken.goto(base);
   await broken.locator('#fatal').waitFor({ state: 'visible', timeout: 10000 });
   assert.match(await broken.textContent('#fatal'), /could not start.*failed to load/s);

@@ -13,8 +13,9 @@
 //   input to repaint      the batch field edited (an input event) until the changed headline
 //                         number is painted (the frame after the DOM change)
 //   page weight           the sum of the gzip sizes of every response of a cold first visit
-//                         (the server sends them uncompressed; gzip -6 of each body here)
-import { gzipSync } from 'node:zlib';
+//                         (gzip -6 of each decoded body here, so builds compare alike), and
+//                         their brotli sizes (quality 11: the twins the server sends, web/serve.mjs)
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/serve.mjs';
 import { site } from '../support/paths.mjs';
@@ -92,7 +93,9 @@ async function main() {
       const { context, page } = await newPage(browser);
       const bodies = [];
       if (run === 0) {
-        page.on('response', (r) => bodies.push(r.body().then((b) => ({ url: r.url(), raw: b.length, gz: gzipSync(b, { level: 6 }).length })).catch(() => null)));
+        page.on('response', (r) => bodies.push(r.body().then((b) => ({
+          url: r.url(), raw: b.length, gz: gzipSync(b, { level: 6 }).length, br: brotliCompressSync(b).length,
+        })).catch(() => null)));
       }
       await page.goto(base);
       rows.cold.push(await firstNumber(page));
@@ -105,6 +108,7 @@ async function main() {
           files: got.length,
           raw: got.reduce((a, b) => a + b.raw, 0),
           gz: got.reduce((a, b) => a + b.gz, 0),
+          br: got.reduce((a, b) => a + b.br, 0),
           biggest: got.sort((a, b) => b.gz - a.gz).slice(0, 4).map((f) => `${f.url.replace(base, '')} ${(f.gz / 1024).toFixed(0)} KiB`),
         };
       }
@@ -130,7 +134,7 @@ async function main() {
   console.log(`first number, warm reload   ${ms(rows.warm)}`);
   console.log(`first number, 4x CPU, cold  ${ms(rows.throttled)}`);
   console.log(`input change to repaint     ${ms(rows.input)}`);
-  console.log(`page weight, first visit    ${(weight.gz / 1024).toFixed(0)} KiB gzipped (${(weight.raw / 1024).toFixed(0)} KiB raw, ${weight.files} files)`);
+  console.log(`page weight, first visit    ${(weight.gz / 1024).toFixed(0)} KiB gzipped (${(weight.raw / 1024).toFixed(0)} KiB raw, ${(weight.br / 1024).toFixed(0)} KiB brotli, ${weight.files} files)`);
   console.log(`  largest: ${weight.biggest.join(', ')}`);
 }
 

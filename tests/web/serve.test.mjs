@@ -4,6 +4,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import fs from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { site } from '../support/paths.mjs';
 import { startServer, isBadPath } from '../../web/serve.mjs';
 
@@ -65,10 +67,33 @@ test('responses carry the page CSP, nosniff and no-referrer; wasm has its MIME t
 
 test('files carry Access-Control-Allow-Origin: *, so that a sandboxed iframe (an opaque origin) loads them', async () => {
   const engine = fs.readdirSync(`${site}/engine`)[0];
-  for (const file of ['js/main.js', `engine/${engine}/envelope.mjs`, `engine/${engine}/envelope.wasm`, 'envelope-calc.js', 'sw.js']) {
+  const bundle = fs.readFileSync(`${site}/index.html`, 'utf8').match(/<script type="module" src="([^"]+)"/)[1];
+  for (const file of [bundle, `engine/${engine}/envelope.mjs`, `engine/${engine}/envelope.wasm`, 'envelope-calc.js', 'sw.js']) {
     const res = await fetch(`http://127.0.0.1:${port}/${file}`, { headers: { origin: 'null' } });
     assert.equal(res.status, 200, file);
     assert.equal(res.headers.get('access-control-allow-origin'), '*', file);
+  }
+});
+
+test('a browser that accepts brotli or gzip gets the compressed twin, the same bytes once decoded', async () => {
+  const engine = fs.readdirSync(`${site}/engine`)[0];
+  for (const file of ['index.html', `engine/${engine}/envelope.wasm`, 'presets/measured/cases.json']) {
+    const plain = fs.readFileSync(`${site}/${file}`);
+    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]]) {
+      const res = await new Promise((resolve, reject) => {
+        http.get(`http://127.0.0.1:${port}/${file}`, { headers: { 'accept-encoding': accept } }, resolve).on('error', reject);
+      });
+      const chunks = [];
+      for await (const chunk of res) chunks.push(chunk);
+      const body = Buffer.concat(chunks);
+      assert.equal(res.statusCode, 200, file);
+      assert.equal(res.headers['content-encoding'] ?? null, encoding, `${file} ${accept}`);
+      const decoded = encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body;
+      assert.ok(decoded.equals(plain), `${file} ${accept}`);
+      // A compressed answer is at most a third of the file for these (text, JSON, wasm).
+      if (encoding) assert.ok(body.length < plain.length / 3, `${file} ${encoding}: ${body.length} of ${plain.length}`);
+      if (encoding) assert.match(res.headers.vary ?? '', /accept-encoding/i);
+    }
   }
 });
 
