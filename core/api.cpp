@@ -110,6 +110,13 @@ Json fit_document(const Json& doc) {
     if (f.fewest_chips) {
         out["fewest_chips"] = {{"tp", f.fewest_chips->tp}, {"pp", f.fewest_chips->pp}, {"chips", f.fewest_chips->chips()}};
     }
+    out["lower_precision"] = Json::array();
+    for (const LowerPrecisionFit& l : f.lower_precision) {
+        out["lower_precision"].push_back({{"weights", to_string(l.weights)},
+                                          {"kv_cache", to_string(l.kv_cache)},
+                                          {"fits", l.fits},
+                                          {"largest_batch", l.largest_batch}});
+    }
     return out;
 }
 

@@ -68,6 +68,26 @@ std::optional<Parallelism> fewest_chips(const Scenario& base) {
     return std::nullopt;
 }
 
+// fp8 for the KV cache, then for the weights as well, where each is wider than 8 bits: the
+// first thing a serving recipe changes when a model does not fit (vLLM --kv-cache-dtype fp8,
+// FP8 checkpoints), offered with what it buys at the same layout.
+std::vector<LowerPrecisionFit> lower_precision(const Scenario& base) {
+    std::vector<LowerPrecisionFit> out;
+    const PrecisionPlan& p = base.workload.inference.precision;
+    const auto wide = [](Precision x) { return bytes_per_element(x) > bytes_per_element(Precision::fp8); };
+    const auto attempt = [&](bool narrow_weights) {
+        Scenario s = base;
+        PrecisionPlan& q = s.workload.inference.precision;
+        if (wide(q.kv_cache)) q.kv_cache = Precision::fp8;
+        if (narrow_weights && wide(q.weights)) q.weights = Precision::fp8;
+        if (!valid(s)) return;
+        out.push_back({q.weights, q.kv_cache, holds(s), largest_batch_that_fits(s)});
+    };
+    if (wide(p.kv_cache)) attempt(false);
+    if (wide(p.weights)) attempt(true);
+    return out;
+}
+
 }  // namespace
 
 InferenceFit inference_fit(const Scenario& s) {
@@ -76,6 +96,7 @@ InferenceFit inference_fit(const Scenario& s) {
     f.largest_batch = largest_batch_that_fits(s);
     f.longest_context = longest_context(s);
     f.fewest_chips = fewest_chips(s);
+    if (!f.fits) f.lower_precision = lower_precision(s);
     return f;
 }
 

@@ -9,6 +9,15 @@
 
 namespace envelope {
 
+// The same layout with 8-bit formats in place of wider ones: the KV cache alone, then the
+// weights too (weight-only where the activations stay wider: the memory is the same).
+struct LowerPrecisionFit {
+    Precision weights = Precision::bf16;
+    Precision kv_cache = Precision::bf16;
+    bool fits = false;
+    int64_t largest_batch = 0;
+};
+
 struct InferenceFit {
     bool fits = false;                  // the scenario as given: every stage within capacity
     int64_t largest_batch = 0;          // the engine admits it (KV within budget); 0: not one sequence
@@ -16,6 +25,9 @@ struct InferenceFit {
     // The fewest chips that hold the scenario's batch, doubling TP (up to the chips of the
     // innermost network level), then PP; nullopt when none does within the system.
     std::optional<Parallelism> fewest_chips;
+    // When the scenario does not fit: fp8 KV cache, then fp8 weights and KV cache, each only
+    // where it narrows a format wider than 8 bits (empty when it fits or nothing narrows).
+    std::vector<LowerPrecisionFit> lower_precision;
 };
 
 // Bisections over the memory model (tens of memory evaluations).

@@ -1,7 +1,8 @@
 // What a new user trips on (issue 23, "What a new user trips on"), in the built page
 // (build/site), headless Chromium: a pricing without its price turns the Cost card off with a
 // sentence and leaves every performance number; a run that does not fit has its dollars dimmed;
-// one bare GPU gets no red errors; Compare has the cost and energy rows; one fit verdict.
+// one bare GPU gets no red errors; Compare has the cost and energy rows; one fit verdict; TP
+// follows the chip count; a model that does not fit is offered fp8 where fp8 makes it fit.
 // Run after ./dev.sh build:  node --test tests/browser/new-user.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,6 +55,39 @@ test('one bare GPU: the Trade-off and Collective cards say what they need, with 
   assert.equal(await page.isVisible('#tradeoff-chart'), true);
   assert.equal(await page.getAttribute('#tradeoff-chart', 'data-knobs'), 'scale_up_gbps');
   assert.deepEqual(await visibleErrors(page), []);
+  await assertClean(page);
+});
+
+test('TP follows the chip count: fewer chips than TP shrink it to what the model accepts, a full node grows it', async () => {
+  const page = await open(`${base}#model=llama-3.1-8b&system=dgx-h100&chips=8&tp=8&batch=8&input=2048&output=256&precision=bf16`);
+  await page.fill('#chips', '2');
+  await page.waitForFunction(() => document.querySelector('#tp').value === '2');
+  await page.waitForFunction(() => document.querySelector('#result-body:not([hidden])') && !document.querySelector('#result-body').classList.contains('stale'));
+  assert.deepEqual(await visibleErrors(page), []);
+  // 6 chips: TP 6 and 3 do not divide Llama-3.1-8B's 32 heads (the engine says so), 2 does.
+  await page.fill('#chips', '6');
+  await page.waitForFunction(() => /auto: 3/.test(document.querySelector('#dp').placeholder));
+  assert.equal(await page.inputValue('#tp'), '2');
+  // Back to a whole node: TP 2 × 3 replicas filled 6 chips only through DP, so TP stays.
+  await page.fill('#chips', '8');
+  await page.waitForFunction(() => /auto: 4/.test(document.querySelector('#dp').placeholder));
+  assert.equal(await page.inputValue('#tp'), '2');
+  assert.match(await page.evaluate(() => location.hash), /&chips=8&tp=2/);
+  await assertClean(page);
+});
+
+test('does not fit: the fit answer offers fp8 where it helps, and Apply sets the formats', async () => {
+  const page = await open(`${base}#model=llama-3.1-70b&chip=h100-sxm&chips=1&tp=1&batch=4&input=2048&output=256&precision=bf16`);
+  await page.waitForSelector('[data-metric="memory"] [data-formats="fp8+fp8"]');
+  // 141 GB of bf16 weights on an 85.5 GB H100: an fp8 cache alone is not enough, fp8 weights are.
+  assert.equal(await page.textContent('[data-formats="bf16+fp8"]'), 'With an fp8 KV cache it still does not fit here.');
+  assert.match(await page.textContent('[data-formats="fp8+fp8"]'), /^With fp8 weights and KV cache it fits here \(batch up to [\d,]+\)\. Apply$/);
+  assert.equal(await page.locator('[data-formats="bf16+fp8"] button').count(), 0);
+  await page.click('[data-formats="fp8+fp8"] button');
+  await page.waitForFunction(() => document.querySelector('[data-metric="memory"] .metric-fit')?.dataset.fit === 'fits');
+  assert.deepEqual([await page.inputValue('#weights'), await page.inputValue('#kv_cache'), await page.inputValue('#activations')], ['fp8', 'fp8', 'bf16']);
+  assert.match(await page.evaluate(() => location.hash), /&weights=fp8&kv_cache=fp8&activations=bf16/);
+  assert.equal(await page.locator('[data-formats]').count(), 0);
   await assertClean(page);
 });
 

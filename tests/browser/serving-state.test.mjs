@@ -9,7 +9,7 @@ import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, defaultState } from '../../web/js/state.js';
 import { fromScenario, matchingScenario, toScenario } from '../../web/js/scenario.js';
 import { switchMode } from '../../web/js/training.js';
-import { fitSummary, applyFewestChips } from '../../web/js/inference-fit.js';
+import { fitSummary, applyFewestChips, applyFormats } from '../../web/js/inference-fit.js';
 import { fieldsForPath, placeEngineError } from '../../web/js/views/errors.js';
 import { curveDescription, curveOption, currentPoint } from '../../web/js/views/curve-chart.js';
 
@@ -141,15 +141,27 @@ test('the fit answer in words, and its Apply', () => {
   // Answers as `envelope fit` gives them (DeepSeek-V3 in fp8 at batch 8: on an HGX H200,
   // on 8 and on 16 H100s, and Llama-3.1-405B in bf16 on 8 H100s at TP 1).
   const fits = { ok: true, fits: true, largest_batch: 611, longest_context: 195829, fewest_chips: { tp: 8, pp: 1, chips: 8 } };
-  assert.deepEqual(fitSummary(fits), { fits: true, headline: 'Largest batch that fits: 611 · Longest context: 195,829 tokens', detail: null, fewest: null });
+  assert.deepEqual(fitSummary(fits), { fits: true, headline: 'Largest batch that fits: 611 · Longest context: 195,829 tokens', detail: null, fewest: null, formats: [] });
   assert.equal(fitSummary(fits, { concurrency: true }).headline, 'Largest concurrency that fits: 611 · Longest context: 195,829 tokens');
   const more = { ok: true, fits: false, largest_batch: 1, longest_context: 723, fewest_chips: { tp: 8, pp: 2, chips: 16 } };
   assert.deepEqual(fitSummary(more), {
     fits: false, headline: 'Fits on 16 chips (TP 8 × PP 2)', fewest: { tp: 8, pp: 2, chips: 16 },
-    detail: 'At this layout it fits up to batch 1 at this context, or a context of 723 tokens at this batch.',
+    detail: 'At this layout it fits up to batch 1 at this context, or a context of 723 tokens at this batch.', formats: [],
   });
   const none = { ok: true, fits: false, largest_batch: 0, longest_context: 0, fewest_chips: null };
-  assert.deepEqual(fitSummary(none), { fits: false, headline: 'Does not fit on this system', detail: null, fewest: null });
+  assert.deepEqual(fitSummary(none), { fits: false, headline: 'Does not fit on this system', detail: null, fewest: null, formats: [] });
+  // The engine's 8-bit options, in words; only one that fits gets applied.
+  const narrow = { ...none, lower_precision: [
+    { weights: 'bf16', kv_cache: 'fp8', fits: false, largest_batch: 0 },
+    { weights: 'fp8', kv_cache: 'fp8', fits: true, largest_batch: 36 }] };
+  assert.deepEqual(fitSummary(narrow, { concurrency: true }).formats, [
+    { weights: 'bf16', kv_cache: 'fp8', fits: false, text: 'With an fp8 KV cache it still does not fit here.' },
+    { weights: 'fp8', kv_cache: 'fp8', fits: true, text: 'With fp8 weights and KV cache it fits here (concurrency up to 36).' }]);
+  const bf16 = fromHash('#model=llama-3.1-70b&chip=h100-sxm&chips=1&tp=1&batch=8&precision=bf16', presets).state;
+  const options = fitSummary(narrow).formats;
+  assert.equal(applyFormats(bf16, options[0]), null);
+  assert.deepEqual(applyFormats(bf16, options[1]).workload.precision, { weights: 'fp8', kv_cache: 'fp8', activations: 'bf16' });
+  assert.equal(bf16.workload.precision.weights, 'bf16', 'the state it started from is unchanged');
   assert.equal(fitSummary({ ok: false, error: { path: '', message: 'x' } }), null);
 
   const state = fromHash('#model=deepseek-v3&chip=h100-sxm&chips=16&tp=4&pp=1&dp=4&mb=2&batch=8', presets).state;

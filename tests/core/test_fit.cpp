@@ -42,6 +42,33 @@ TEST_CASE("Llama-3.1-70B in bf16 needs two H100s: 141 GB of weights, 85.5 GB a c
     CHECK(f.fewest_chips->pp == 1);
 }
 
+TEST_CASE("what fp8 buys when it does not fit: the KV cache alone not enough, the weights too fit on one H100") {
+    const Scenario s = from(R"({"model": "llama-3.1-70b", "system": {"preset": "dgx-h100"}, "parallelism": {"tp": 1, "dp": 1},
+        "workload": {"kind": "inference", "batch": 1, "input_tokens": 1000, "output_tokens": 100, "precision": "bf16"}})");
+    const InferenceFit f = inference_fit(s);
+    REQUIRE(f.lower_precision.size() == 2);
+    // fp8 KV cache: 141 GB of bf16 weights still exceed 85.5 GB.
+    CHECK(f.lower_precision[0].kv_cache == Precision::fp8);
+    CHECK(f.lower_precision[0].weights == Precision::bf16);
+    CHECK_FALSE(f.lower_precision[0].fits);
+    CHECK(f.lower_precision[0].largest_batch == 0);
+    // fp8 weights too: 70.6 GB, and 1,100 tokens of fp8 cache are 80 layers × 2 × 8 heads × 128
+    // × 1 B = 163,840 B a token, 0.18 GB a sequence: the 14.9 GB left bound the batch by 82.
+    CHECK(f.lower_precision[1].weights == Precision::fp8);
+    CHECK(f.lower_precision[1].kv_cache == Precision::fp8);
+    CHECK(f.lower_precision[1].fits);
+    CHECK(f.lower_precision[1].largest_batch >= 1);
+    CHECK(f.lower_precision[1].largest_batch <= 82);
+
+    // Nothing to offer when it fits, or when both are 8 bits already.
+    CHECK(inference_fit(from(R"({"model": "llama-3.1-70b", "system": {"preset": "dgx-h100"}, "parallelism": {"tp": 2, "dp": 1},
+        "workload": {"kind": "inference", "batch": 1, "input_tokens": 1000, "output_tokens": 100, "precision": "bf16"}})"))
+              .lower_precision.empty());
+    CHECK(inference_fit(from(R"({"model": "llama-3.1-405b", "system": {"preset": "dgx-h100"}, "parallelism": {"tp": 1, "dp": 1},
+        "workload": {"kind": "inference", "batch": 1, "input_tokens": 1000, "output_tokens": 100, "precision": "fp8"}})"))
+              .lower_precision.empty());
+}
+
 TEST_CASE("the longest context is the edge of what fits") {
     Scenario s = test::tiny_scenario(1, 4, 100, 28);
     s.system.chip.hbm_gb = 0.2;

@@ -16,6 +16,7 @@ import { createTrainingForm } from './training-form.js';
 import { networkOf } from './network.js';
 import { createHfImport } from './hf-import.js';
 import { syncStartFrom } from './start-from.js';
+import { followChips } from './layout-follow.js';
 
 // Number inputs and where their value lives in the state (training's: training-form.js).
 const NUMBER_FIELDS = {
@@ -198,19 +199,22 @@ export function createForm(presets, { onChange, check, importHf }) {
     const next = clone();
     const count = kind === 'system' ? presets.systems[preset].count : next.machine.count;
     next.machine = { kind, preset, count, network: null }; // a new machine comes with its own network
-    onChange(next);
+    onChange(followChips(next, current.machine.count, { presets, check }));
   });
 
   const numberFields = [[NUMBER_FIELDS, false], [INFERENCE_FIELDS, false], [OPTIONAL_FIELDS, true], [OPTIONAL_INFERENCE_FIELDS, true]];
   for (const [fields, optional] of numberFields) {
     for (const [id, slot] of Object.entries(fields)) {
-      $(`#${id}`).addEventListener('input', (e) => update((next) => {
+      $(`#${id}`).addEventListener('input', (e) => {
+        const next = clone();
         const value = readNumber(e.target, { optional });
         if (value !== undefined) {
           const [obj, key] = slot(next);
           obj[key] = value;
         }
-      }));
+        // A new chip count brings TP (and a typed DP that filled the chips) along.
+        onChange(id === 'chips' ? followChips(next, current.machine.count, { presets, check }) : next);
+      });
     }
   }
 

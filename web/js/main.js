@@ -22,7 +22,7 @@ import { renderBreakdown } from './views/breakdown-chart.js';
 import { renderStageMemory } from './views/stage-memory-chart.js';
 import { renderTimeline } from './views/timeline.js';
 import { applyAdvice } from './fit-advice.js';
-import { applyFewestChips } from './inference-fit.js';
+import { applyFewestChips, applyFormats } from './inference-fit.js';
 import { renderCurve } from './views/curve-chart.js';
 import { renderServing } from './views/serving-view.js';
 import { curvePlan, markOf } from './serving-curve.js';
@@ -134,6 +134,11 @@ async function start() {
     const next = state.mode === 'training' ? null : applyFewestChips(state, fewest);
     if (next) update(next, { restored: true });
   };
+  // An 8-bit option of the fit answer: its weight and KV-cache formats.
+  const onApplyFormats = (option) => {
+    const next = state.mode === 'training' ? null : applyFormats(state, option);
+    if (next) update(next, { restored: true });
+  };
 
   // The scenario the engine evaluates: offline takes the largest batch that fits (serving.js).
   function resolved(state) {
@@ -186,7 +191,7 @@ async function start() {
       renderStageMemory(result, stageMemoryChart);
       renderTimeline(result);
     } else {
-      renderSummary(result, { fit: lastFit, onApplyFit });
+      renderSummary(result, { fit: lastFit, onApplyFit, onApplyFormats });
       renderServing(result, presets, { offline: state.workload?.serving === 'offline' });
       memoryChart.render((width) => memoryOption(result, width));
       latencyChart.render((width) => latencyOption(result, view, width));

@@ -136,17 +136,24 @@ function hostKvText({ used, capacity, fits, share }) {
 }
 
 // The engine's fit answer under the memory verdict (inference-fit.js), with an Apply
-// button for the fewest chips that hold the scenario. [] : nothing to say.
-function fitLines(fit, concurrency, onApplyFit) {
+// button for the fewest chips that hold the scenario and one for each 8-bit option that
+// fits at this layout. [] : nothing to say.
+function fitLines(fit, concurrency, onApplyFit, onApplyFormats) {
   const answer = fitSummary(fit, { concurrency });
   if (!answer) return [];
   const apply = answer.fewest && onApplyFit
     ? h('button', { type: 'button', class: 'apply-advice', title: 'Set TP and PP in the form, with one replica', onclick: () => onApplyFit(answer.fewest), text: 'Apply' })
     : null;
+  const formats = answer.formats.map((o) => h('div', { class: 'metric-fit-detail', dataset: { formats: `${o.weights}+${o.kv_cache}` } },
+    h('span', { text: o.text }),
+    o.fits && onApplyFormats
+      ? [' ', h('button', { type: 'button', class: 'apply-advice', title: 'Set the weight and KV-cache formats in the form', onclick: () => onApplyFormats(o), text: 'Apply' })]
+      : null));
   return [
     h('div', { class: 'metric-fit', dataset: { fit: answer.fits ? 'fits' : answer.fewest ? 'chips' : 'none' } },
       h('span', { text: answer.headline }), apply ? [' ', apply] : null),
     answer.detail ? h('div', { class: 'metric-fit-detail', text: answer.detail }) : null,
+    ...formats,
   ].filter(Boolean);
 }
 
@@ -161,8 +168,8 @@ function speculativeMetric(result) {
 }
 
 // fit: engine.fit()'s answer for the same scenario (or null); onApplyFit(fewest): applies
-// its fewest chips' layout to the form.
-export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
+// its fewest chips' layout to the form; onApplyFormats(option): an 8-bit option's formats.
+export function renderSummary(result, { fit = null, onApplyFit = null, onApplyFormats = null } = {}) {
   const s = result.summary;
   const m = result.memory;
   const w = result.scenario.workload;
@@ -181,7 +188,7 @@ export function renderSummary(result, { fit = null, onApplyFit = null } = {}) {
   const host = hostKv(result);
   const memoryLines = [
     host && h('div', { class: `metric-host${host.fits ? '' : ' metric-host-over'}`, dataset: { hostKvBytes: String(host.used) }, text: hostKvText(host) }),
-    ...fitLines(fit, concurrency, onApplyFit),
+    ...fitLines(fit, concurrency, onApplyFit, onApplyFormats),
   ].filter(Boolean);
   const memoryValue = { value: fmt.num(m.total_bytes / 1e9), unit: `of ${fmt.gb(m.capacity_bytes)}` };
   const onStage = stages > 1 ? ` · stage ${m.stage}, the fullest` : '';
