@@ -62,9 +62,6 @@ export const PACKAGE_START = {
   dies: [{ name: 'GH100', area_mm2: 814, count: 1, node: '5nm-actuary-2022' }],
   hbm: { stacks: 5, usd_per_stack: 300, area_mm2: 110 }, volume: 0, test_usd: 0, bridge_area_mm2: 20,
 };
-export const DIE_START = {
-  name: '', area_mm2: 100, count: 1, node: '5nm-actuary-2022', units: null, units_needed: null, unit_area_share: null,
-};
 // A die's salvage (core/cost/salvage.hpp): how many repeated units it has, how many must work,
 // the share of its area they cover; all empty: the die must be free of defects.
 export const SALVAGE_FIELDS = [
@@ -72,6 +69,9 @@ export const SALVAGE_FIELDS = [
   { key: 'units_needed', link: 'units_needed', label: 'Units that must work', int: true },
   { key: 'unit_area_share', link: 'unit_share', label: 'Units’ share of the area (0 – 1)' },
 ];
+// A die with no salvage: every salvage field empty.
+const NO_SALVAGE = Object.fromEntries(SALVAGE_FIELDS.map((f) => [f.key, null]));
+export const DIE_START = { name: '', area_mm2: 100, count: 1, node: '5nm-actuary-2022', ...NO_SALVAGE };
 // The wafer's geometry, for every die and the interposer (null: presets/costs/packaging.json's).
 export const WAFER_FIELDS = [
   { key: 'wafer_diameter_mm', link: 'wafer_mm', label: 'Wafer diameter (mm)', min: 25, max: 450 },
@@ -239,7 +239,7 @@ export function readCost(q, state, read) {
   for (const f of WAFER_FIELDS) if (q.has(`pkg.${f.link}`)) p[f.key] = read.number(`pkg.${f.link}`, q.get(`pkg.${f.link}`));
   if (q.has('pkg.yield')) p.yield_model = read.choice('pkg.yield', q.get('pkg.yield'), YIELD_MODELS);
   for (let i = 1; q.has(`pkg.die${i}.area`) || q.has(`pkg.die${i}.node`); i++) {
-    const die = { name: q.get(`pkg.die${i}.name`) ?? '', area_mm2: NaN, count: 1, node: '', units: null, units_needed: null, unit_area_share: null };
+    const die = { name: q.get(`pkg.die${i}.name`) ?? '', area_mm2: NaN, count: 1, node: '', ...NO_SALVAGE };
     for (const f of SALVAGE_FIELDS) if (q.has(`pkg.die${i}.${f.link}`)) die[f.key] = read.number(`pkg.die${i}.${f.link}`, q.get(`pkg.die${i}.${f.link}`));
     for (const key of ['area', 'node']) if (!q.has(`pkg.die${i}.${key}`)) throw new Error(`"pkg.die${i}.${key}" is missing`);
     die.area_mm2 = read.number(`pkg.die${i}.area`, q.get(`pkg.die${i}.area`));
