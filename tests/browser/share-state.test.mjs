@@ -1,7 +1,7 @@
 // The export formats (pure): CSV quoting and formula guarding, the operator CSV, file names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { csvField, exportDocument, fileName, opsCsv } from '../../web/js/share.js';
+import { csvField, exportDocument, fileName, opsCsv, pointsCsv } from '../../web/js/share.js';
 
 test('CSV fields are quoted when needed and never start a formula', () => {
   assert.equal(csvField(1.5e-3), '0.0015');
@@ -27,4 +27,17 @@ test('file names come from the scenario; the export document names its format', 
   assert.equal(fileName({ model: { preset: 'Qwen/Qwen3 30B' }, system: 'x' }, '.csv'), 'envelope-qwen-qwen3-30b-x.csv');
   assert.deepEqual(Object.keys(exportDocument({ link: 'l', scenario: {}, result: {}, engineVersion: '1' })),
     ['format', 'version', 'engine', 'link', 'scenario', 'result']);
+});
+
+test('a sweep\'s or trade-off\'s points as CSV: the engine\'s names, nested ones dotted, every column once', () => {
+  const points = [
+    { setting: { hbm_stacks: 4, chiplets: 1 }, ok: true, fits: true, package_usd: 3320.5, ttft_s: 0.0214 },
+    { setting: { hbm_stacks: 8, chiplets: 1 }, ok: false, error: { path: 'scenario.cost.package', message: 'too big, "really"' } },
+  ];
+  assert.equal(pointsCsv(points), [
+    'setting.hbm_stacks,setting.chiplets,ok,fits,package_usd,ttft_s,error.path,error.message',
+    '4,1,true,true,3320.5,0.0214,,',
+    '8,1,false,,,,scenario.cost.package,"too big, ""really"""',
+  ].join('\r\n') + '\r\n');
+  assert.equal(pointsCsv([]), '\r\n');
 });

@@ -91,3 +91,27 @@ test('Export JSON: its scenario re-evaluates to the same result; CSV and PNG dow
   await assertClean(page);
   await page.close();
 });
+
+test('the Sweep and Trade-off cards save their points as CSV, one row a point', async () => {
+  const page = await open(context, `${base}${LINK}`);
+  await page.waitForFunction(() => document.querySelector('#sweep-card')?.dataset.state === 'done', null, { timeout: 20000 });
+  await page.click('.sweep-data summary');
+  const sweep = await downloaded(page, '#sweep-csv');
+  assert.match(sweep.name, /^envelope-llama-3-8b-h100-sxm-sweep-[a-z_]+\.csv$/);
+  const lines = sweep.bytes.toString('utf8').trimEnd().split('\r\n');
+  const rows = await page.locator('#sweep-table tbody tr').count();
+  assert.equal(lines.length, 1 + rows, 'a header and one line a point of the table');
+  assert.match(lines[0], /^value,ok,/);
+  assert.ok(Number.isFinite(Number(lines[1].split(',')[0])));
+
+  await page.waitForSelector('#tradeoff-chart[data-state="done"]', { timeout: 20000 });
+  await page.click('.tradeoff-data summary');
+  const tradeoff = await downloaded(page, '#tradeoff-csv');
+  assert.equal(tradeoff.name, 'envelope-llama-3-8b-h100-sxm-tradeoff.csv');
+  const header = tradeoff.bytes.toString('utf8').split('\r\n')[0];
+  assert.match(header, /^setting\.[a-z_]+/);
+  assert.equal(tradeoff.bytes.toString('utf8').trimEnd().split('\r\n').length - 1,
+    await page.locator('#tradeoff-table tbody tr').count());
+  await assertClean(page);
+  await page.close();
+});

@@ -36,6 +36,24 @@ export function opsCsv(result, phaseName) {
   return lines.join('\r\n') + '\r\n';
 }
 
+// -> points (a sweep's or a trade-off's answer) as CSV, one row a point, the engine's own field
+// names and SI units; a nested object's fields under dotted names (setting.hbm_stacks,
+// error.message), the columns in the order they first appear.
+export function pointsCsv(points) {
+  const flat = (point, prefix = '', out = {}) => {
+    for (const [key, value] of Object.entries(point ?? {})) {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) flat(value, `${prefix}${key}.`, out);
+      else out[`${prefix}${key}`] = Array.isArray(value) ? JSON.stringify(value) : value;
+    }
+    return out;
+  };
+  const rows = points.map((p) => flat(p));
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const lines = [columns.map(csvField).join(',')];
+  for (const r of rows) lines.push(columns.map((c) => csvField(typeof r[c] === 'boolean' ? String(r[c]) : r[c])).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
 // A file name from the scenario: "envelope-llama-2-70b-dgx-h100.json".
 export function fileName(scenario, suffix) {
   const model = typeof scenario?.model === 'string' ? scenario.model : scenario?.model?.preset ?? 'model';

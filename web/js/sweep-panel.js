@@ -6,11 +6,17 @@ import { $ } from './dom.js';
 import { createChart } from './views/chart.js';
 import { createSweepView } from './views/sweep-view.js';
 import { sweepRequest } from './sweep-plan.js';
+import { downloadText, fileName, pointsCsv } from './share.js';
 
 export function createSweepPanel(sweeper, { onView }) {
   const chart = createChart($('#sweep-chart'));
   const view = createSweepView({ onView });
   let wanted = null;
+  let shown = null; // {scenario, answer} drawn last: what Download CSV saves
+
+  $('#sweep-csv').addEventListener('click', () => {
+    if (shown) downloadText(fileName(shown.scenario, `-sweep-${shown.answer.axis}.csv`), pointsCsv(shown.answer.points), 'text/csv');
+  });
 
   return {
     chart,
@@ -34,6 +40,8 @@ export function createSweepPanel(sweeper, { onView }) {
         if (wanted !== key || answer === null) return;
         const drawn = others.map((a, i) => ({ label: overlays[i].label, answer: a })).filter((o) => o.answer?.ok === true);
         view.render(answer, choice, chart, { timing: sweeper.timing('sweep'), overlays: drawn });
+        shown = answer.ok === true && answer.points?.length ? { scenario, answer } : null;
+        $('#sweep-csv').disabled = shown === null;
       });
     },
   };

@@ -10,6 +10,7 @@
 // next computed result.
 import { h, $ } from './dom.js';
 import { createChart } from './views/chart.js';
+import { downloadText, fileName, pointsCsv } from './share.js';
 import { tradeoffOption, tradeoffRows, splitPoints } from './views/tradeoff-chart.js';
 import {
   KNOBS, KNOB_NAMES, availableKnobs, baseSettings, currentPoint, defaultKnobs, defaultValues, knobNeeds, parseValues, tradeoffRequest, valuesText,
@@ -125,7 +126,15 @@ export function createTradeoffPanel(sweeper, { onView }) {
     });
   }
 
+  // The designs drawn last, for Download CSV.
+  let shown = null;
+  $('#tradeoff-csv').addEventListener('click', () => {
+    if (shown) downloadText(fileName(shown.scenario, '-tradeoff.csv'), pointsCsv(shown.answer.points), 'text/csv');
+  });
+
   function renderTable(answer) {
+    shown = { scenario, answer };
+    $('#tradeoff-csv').disabled = false;
     const { columns, rows } = tradeoffRows(answer);
     $('#tradeoff-table').replaceChildren(
       h('thead', {}, h('tr', {}, columns.map((c, i) => h('th', { scope: 'col', class: i < answer.knobs.length || i === columns.length - 1 ? 'text' : 'num', text: c })))),
@@ -171,6 +180,8 @@ export function createTradeoffPanel(sweeper, { onView }) {
       container.dataset.state = 'none';
       container.hidden = true;
       $('#tradeoff-table').replaceChildren();
+      shown = null;
+      $('#tradeoff-csv').disabled = true;
       note('Nothing to vary here: one bare chip has no network, and the scenario describes no package. '
         + 'Choose more chips or a system for its scale-up knobs, or turn on the accelerator package under Cost for its HBM, die and chiplet knobs.');
       return;
