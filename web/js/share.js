@@ -76,6 +76,15 @@ export function downloadText(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// A card's Download CSV: saves the points of shown() ({scenario, points} or null) as
+// envelope-MODEL-SYSTEM{suffix}.csv (suffix may depend on what is shown).
+export function pointsCsvButton(button, shown, suffix) {
+  button.addEventListener('click', () => {
+    const now = shown();
+    if (now) downloadText(fileName(now.scenario, `${suffix(now)}.csv`), pointsCsv(now.points), 'text/csv');
+  });
+}
+
 // Copies `text`; where the Clipboard API is missing or refused (an iframe without
 // clipboard-write, a page not focused) the link is shown in a field, selected, for Ctrl+C.
 // -> 'copied' | 'selected'

@@ -6,17 +6,14 @@ import { $ } from './dom.js';
 import { createChart } from './views/chart.js';
 import { createSweepView } from './views/sweep-view.js';
 import { sweepRequest } from './sweep-plan.js';
-import { downloadText, fileName, pointsCsv } from './share.js';
+import { pointsCsvButton } from './share.js';
 
 export function createSweepPanel(sweeper, { onView }) {
   const chart = createChart($('#sweep-chart'));
   const view = createSweepView({ onView });
   let wanted = null;
-  let shown = null; // {scenario, answer} drawn last: what Download CSV saves
-
-  $('#sweep-csv').addEventListener('click', () => {
-    if (shown) downloadText(fileName(shown.scenario, `-sweep-${shown.answer.axis}.csv`), pointsCsv(shown.answer.points), 'text/csv');
-  });
+  let shown = null; // {scenario, points, axis} drawn last: what Download CSV saves
+  pointsCsvButton($('#sweep-csv'), () => shown, (now) => `-sweep-${now.axis}`);
 
   return {
     chart,
@@ -40,7 +37,7 @@ export function createSweepPanel(sweeper, { onView }) {
         if (wanted !== key || answer === null) return;
         const drawn = others.map((a, i) => ({ label: overlays[i].label, answer: a })).filter((o) => o.answer?.ok === true);
         view.render(answer, choice, chart, { timing: sweeper.timing('sweep'), overlays: drawn });
-        shown = answer.ok === true && answer.points?.length ? { scenario, answer } : null;
+        shown = answer.ok === true && answer.points?.length ? { scenario, points: answer.points, axis: answer.axis } : null;
         $('#sweep-csv').disabled = shown === null;
       });
     },

@@ -10,7 +10,7 @@
 // next computed result.
 import { h, $ } from './dom.js';
 import { createChart } from './views/chart.js';
-import { downloadText, fileName, pointsCsv } from './share.js';
+import { pointsCsvButton } from './share.js';
 import { tradeoffOption, tradeoffRows, splitPoints } from './views/tradeoff-chart.js';
 import {
   KNOBS, KNOB_NAMES, availableKnobs, baseSettings, currentPoint, defaultKnobs, defaultValues, knobNeeds, parseValues, tradeoffRequest, valuesText,
@@ -128,12 +128,10 @@ export function createTradeoffPanel(sweeper, { onView }) {
 
   // The designs drawn last, for Download CSV.
   let shown = null;
-  $('#tradeoff-csv').addEventListener('click', () => {
-    if (shown) downloadText(fileName(shown.scenario, '-tradeoff.csv'), pointsCsv(shown.answer.points), 'text/csv');
-  });
+  pointsCsvButton($('#tradeoff-csv'), () => shown, () => '-tradeoff');
 
   function renderTable(answer) {
-    shown = { scenario, answer };
+    shown = { scenario, points: answer.points };
     $('#tradeoff-csv').disabled = false;
     const { columns, rows } = tradeoffRows(answer);
     $('#tradeoff-table').replaceChildren(
