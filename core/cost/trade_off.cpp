@@ -47,7 +47,7 @@ void apply(Scenario& s, const Scenario& base, Knob knob, const KnobValue& v) {
         }
         case Knob::die_area_mm2: {
             const double ratio = v.number / logic_area(*base_pkg);
-            for (Precision p : kAllPrecisions) {
+            for (Precision p : kMatrixFormats) {
                 auto& peak = chip.peak_tflops[static_cast<std::size_t>(p)];
                 if (peak) peak = *base.system.chip.peak(p) * ratio;
             }

@@ -80,11 +80,12 @@ struct Chip {
     double attention_half_keys = 0;
     double attention_backward_half_keys = 0;
 
+    // A block-scaled format runs at its element format's peak and efficiency (precision.hpp).
     std::optional<double> peak(Precision p) const {
-        return peak_tflops[static_cast<std::size_t>(p)];
+        return peak_tflops[static_cast<std::size_t>(element_format(p))];
     }
     double matrix_efficiency_for(Precision p) const {
-        const auto& e = matrix_efficiency[static_cast<std::size_t>(p)];
+        const auto& e = matrix_efficiency[static_cast<std::size_t>(element_format(p))];
         return e ? *e : matrix_efficiency_default;
     }
 };

@@ -20,7 +20,7 @@ void check_math_format(const Chip& chip, Precision a, const char* a_path, Precis
     const char* path = math == a ? a_path : b_path;
     throw InputError(path, std::string(what) + " would run in " + std::string(to_string(math)) +
                                ", but chip " + chip.name + " has no " +
-                               std::string(to_string(math)) + " peak");
+                               std::string(to_string(element_format(math))) + " peak");
 }
 
 void check_mapping(const Parallelism& p, const InferenceWorkload& w) {

@@ -74,7 +74,7 @@ std::optional<Parallelism> fewest_chips(const Scenario& base) {
 std::vector<LowerPrecisionFit> lower_precision(const Scenario& base) {
     std::vector<LowerPrecisionFit> out;
     const PrecisionPlan& p = base.workload.inference.precision;
-    const auto wide = [](Precision x) { return bytes_per_element(x) > bytes_per_element(Precision::fp8); };
+    const auto wide = [](Precision x) { return bytes_per_element(element_format(x)) > bytes_per_element(Precision::fp8); };
     const auto attempt = [&](bool narrow_weights) {
         Scenario s = base;
         PrecisionPlan& q = s.workload.inference.precision;

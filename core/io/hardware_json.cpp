@@ -38,7 +38,7 @@ Chip parse_chip(const Json& value, const std::string& path) {
 
     JsonReader peaks(r.value("peak_tflops"), r.path_of("peak_tflops"));
     bool any_matrix_peak = false;
-    for (Precision p : kAllPrecisions) {
+    for (Precision p : kMatrixFormats) {
         const std::string key(to_string(p));
         c.peak_tflops[static_cast<std::size_t>(p)] = peaks.optional_number(key.c_str(), kTiny, 1e7);
         if (p != Precision::fp32 && c.peak(p)) any_matrix_peak = true;
@@ -60,7 +60,7 @@ Chip parse_chip(const Json& value, const std::string& path) {
     eff.boolean_or("measured", true);
     JsonReader matrix(eff.value("matrix"), eff.path_of("matrix"));
     c.matrix_efficiency_default = matrix.number("default", kTiny, 1);
-    for (Precision p : kAllPrecisions) {
+    for (Precision p : kMatrixFormats) {
         const std::string key(to_string(p));
         c.matrix_efficiency[static_cast<std::size_t>(p)] = matrix.optional_number(key.c_str(), kTiny, 1);
     }
@@ -290,7 +290,7 @@ System parse_system(const Json& value, const std::string& path) {
 Json to_json(const Chip& c) {
     Json peaks = Json::object();
     Json matrix = {{"default", c.matrix_efficiency_default}};
-    for (Precision p : kAllPrecisions) {
+    for (Precision p : kMatrixFormats) {
         const std::string key(to_string(p));
         if (auto v = c.peak(p)) peaks[key] = *v;
         if (auto e = c.matrix_efficiency[static_cast<std::size_t>(p)]) matrix[key] = *e;

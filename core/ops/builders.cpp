@@ -18,8 +18,11 @@ Op matmul(const char* name, double count, double tokens, double k, double n, Pre
     op.traffic.weights_read = constant((k * n + (bias ? n : 0.0)) * wb);
     op.traffic.activations_read = constant(tokens * k * ab);
     op.traffic.activations_written = constant(tokens * n * bytes_per_element(outputs));
-    if (wb < ab) {
-        const double per_element = wb < 1 ? 4 : 2;
+    // Dequantized in the kernel when the weights' elements are narrower than the inputs' (a
+    // block scale does not count: NVFP4 weights against fp4 inputs share the fp4 tensor cores).
+    const double we = bytes_per_element(element_format(weights)), ae = bytes_per_element(element_format(inputs));
+    if (we < ae) {
+        const double per_element = we < 1 ? 4 : 2;
         op.vector_flops = constant(per_element * k * n * std::ceil(tokens / kDequantRows));
     }
     return op;

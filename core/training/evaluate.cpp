@@ -7,7 +7,7 @@
 #include "model/adapters.hpp"
 #include "model/params.hpp"
 #include "ops/backward.hpp"
-#include "ops/fp8_casts.hpp"
+#include "ops/quantize_casts.hpp"
 #include "ops/lower.hpp"
 #include "perf/context_sum.hpp"
 #include "perf/op_report.hpp"
@@ -52,7 +52,7 @@ std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& pla
         ops.forward = lower_forward(in);
         add_peft(in, w.peft, ops.forward);
         ops.backward = lower_backward(ops.forward, w.recompute, plan.residual);
-        add_fp8_casts(ops.forward, ops.backward);
+        add_quantize_casts(ops.forward, ops.backward);
         out.push_back(std::move(ops));
     }
     return out;

@@ -252,14 +252,19 @@ void read_inference(const Json& doc, MeasuredCase& c) {
     // cache to the activation format but not below 8 bits (fp8 serving recipes quantize the
     // KV cache with the activations: TensorRT-LLM's FP8 and NVFP4 checkpoints carry an FP8
     // KV cache, Intel Neural Compressor's fp8 recipe an fp8 one).
+    // fp4_format (EXTENSIONS.md): the block-scaled format a stated "fp4" is, nvfp4 or mxfp4
+    // (its scales counted in the bytes, METHODOLOGY §7.1); absent: plain fp4.
+    const std::string fp4 = optional_member(inf, "fp4_format") ? text(inf, "fp4_format", "inference") : "fp4";
+    if (fp4 != "fp4" && fp4 != "nvfp4" && fp4 != "mxfp4") skip("inference.fp4_format \"" + fp4 + "\" is not nvfp4 or mxfp4");
     const auto format = [&](const char* key, const std::string& fallback) {
         const Json* v = optional_member(inf, key);
-        return v ? text(inf, key, "inference") : fallback;
+        const std::string f = v ? text(inf, key, "inference") : fallback;
+        return f == "fp4" ? fp4 : f;
     };
     const std::string activations = format("activation_precision", "bf16");
     const std::string weights = format("weight_precision", activations);
     const std::string kv_cache =
-        format("kv_precision", activations == "fp4" || activations == "int4" ? "fp8" : activations);
+        format("kv_precision", activations == fp4 || activations == "int4" ? "fp8" : activations);
 
     // random_range_ratio (EXTENSIONS.md): the stated lengths are the largest L of lengths
     // uniform on [r·L, L] (InferenceX's --random-range-ratio), whose mean is (1 + r)/2·L.

@@ -11,7 +11,7 @@
 #include "io/scenario_json.hpp"
 #include "memory/training_memory.hpp"
 #include "model/params.hpp"
-#include "ops/fp8_casts.hpp"
+#include "ops/quantize_casts.hpp"
 #include "presets/registry.hpp"
 #include "training/evaluate.hpp"
 #include "training/flops.hpp"
@@ -202,7 +202,7 @@ TEST_CASE("training checks name the field") {
     CHECK(path(s) == "parallelism.virtual_stages");
 }
 
-TEST_CASE("fp8 training casts each GEMM input (and transposes it) before the GEMM") {
+TEST_CASE("low-precision training casts each GEMM input (and transposes it) before the GEMM") {
     std::vector<Op> forward, backward;
     Op gemm;
     gemm.name = "mlp_up";
@@ -215,7 +215,7 @@ TEST_CASE("fp8 training casts each GEMM input (and transposes it) before the GEM
     dgrad.variant = "dgrad";
     dgrad.shape = MatmulShape{16, 1024, 8192};
     backward.push_back(dgrad);
-    add_fp8_casts(forward, backward);
+    add_quantize_casts(forward, backward);
     REQUIRE(forward.size() == 2);
     // 16 · 1024 inputs: read 2 B, write 1 B twice (the tensor and its transpose).
     CHECK(std::string(forward[0].name) == "fp8_cast");
@@ -227,8 +227,15 @@ TEST_CASE("fp8 training casts each GEMM input (and transposes it) before the GEM
     // A 16-bit GEMM gets none.
     std::vector<Op> f16{gemm}, b16;
     f16[0].precision = Precision::bf16;
-    add_fp8_casts(f16, b16);
+    add_quantize_casts(f16, b16);
     CHECK(f16.size() == 1);
+    // A 4-bit GEMM gets an fp4 cast: read 2 B, write ½ B twice an element.
+    std::vector<Op> f4{gemm}, b4;
+    f4[0].precision = Precision::fp4;
+    add_quantize_casts(f4, b4);
+    REQUIRE(f4.size() == 2);
+    CHECK(std::string(f4[0].name) == "fp4_cast");
+    CHECK(f4[0].traffic.total().at(0) == 3.0 * 16 * 1024);
 }
 
 TEST_CASE("unfused attention's batched products get a backward too: finite, twice the FLOPs") {

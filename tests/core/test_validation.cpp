@@ -236,15 +236,17 @@ TEST_CASE("accuracy on the bundled measured cases holds (ratchet: thresholds onl
     // training 0.248 → 0.226, step time 0.236 → 0.207; the 20 scored LoRA cases 32.3 % → 19.7 %
     // (worst 201 % → 58 %; median 8.6 % → 15.8 %, bias +5.7 % → −15.8 %: the B200/GB200 and
     // pipeline-parallel runs that are slow already as full training).
-    CHECK(kind("training").mape <= 0.226);
-    CHECK(metric("training/step_time_s").mape <= 0.207);
+    // 4-bit GEMMs get their quantize casts too (§25.5): training 0.2260 → 0.2237, step time
+    // 0.2061 → 0.2031 (the 9 fp4 MLPerf v5.1 Blackwell runs 2–4 points closer).
+    CHECK(kind("training").mape <= 0.224);
+    CHECK(metric("training/step_time_s").mape <= 0.204);
     for (const CoverageRow& row : r.coverage) {
         if (row.regime != "training fine-tuning" || row.value != "lora") continue;
         CHECK(row.stats.scored >= 20);
         CHECK(row.stats.mape <= 0.198);
         CHECK(row.stats.worst <= 0.58);
     }
-    CHECK(metric("training/tflops_per_gpu").mape <= 0.283);
+    CHECK(metric("training/tflops_per_gpu").mape <= 0.282);
     CHECK(kind("memory").mape <= 0.123);
 }
 

@@ -20,7 +20,9 @@ export const BOOLEAN_FIELDS = ['gated_ffn', 'parallel_block'];
 // (mamba.js) in place of the attention's for a model of Mamba layers; of a model in the
 // layer_groups form only the model-wide ones (layer-groups.js).
 export const MODEL_FIELDS = [...ARCH_FIELDS, ...MOE_FIELDS, ...MLA_FIELDS, ...MAMBA_FIELDS];
-export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4'];
+// The engine's formats (core/common/precision.hpp): the plain ones, then the block-scaled
+// nvfp4, mxfp4 and mxfp8, whose bytes count their scales (METHODOLOGY §7.1).
+export const PRECISIONS = ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'fp4', 'int4', 'nvfp4', 'mxfp4', 'mxfp8'];
 export const PRECISION_ROLES = ['weights', 'kv_cache', 'activations'];
 // The engine profile a scenario gets when it names none (core: io/scenario_json.cpp).
 export const DEFAULT_ENGINE = 'default';
