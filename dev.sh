@@ -175,6 +175,7 @@ cmd_test() {
   build_native
   build_wasm
   build_site
+  run_lint
   log "unit tests (doctest via ctest)"
   ctest --test-dir build/native --output-on-failure -j"$JOBS"
   # ctest runs each case by its name; a case whose name it cannot pass on (a ';' splits it)
@@ -186,6 +187,17 @@ cmd_test() {
   build_sanitize
   run_sanitized_tests
   run_fuzz 60
+}
+
+# ESLint over the page's code (web/eslint.config.js); web's npm packages are installed by build_site.
+run_lint() {
+  log "lint (ESLint: web/eslint.config.js)"
+  (cd web && npm run --silent lint)
+}
+
+cmd_lint() {
+  ensure_npm web
+  run_lint
 }
 
 cmd_sanitize() {
@@ -213,10 +225,11 @@ cmd_bench() {
 case "${1:-}" in
   serve) shift; cmd_serve "$@" ;;
   test) cmd_test ;;
+  lint) cmd_lint ;;
   bench) cmd_bench ;;
   build) cmd_build ;;
   site) build_site ;;
   sanitize) cmd_sanitize ;;
   fuzz) shift; cmd_fuzz "$@" ;;
-  *) echo "usage: ./dev.sh serve [PORT] | test | bench | build | site | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve [PORT] | test | lint | bench | build | site | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
 esac

@@ -37,6 +37,7 @@ export function isBadPath(rawUrl) {
   } catch {
     return true;
   }
+  // eslint-disable-next-line no-control-regex -- a path with control characters is refused
   return /[\u0000-\u001f\u007f\\]/.test(pathname) || pathname.split('/').includes('..');
 }
 

@@ -17,7 +17,8 @@ export const LINK_BOUNDS = { chars: 32768, keys: 1000, valueChars: 8192, keyChar
 const NAMED = 6;
 
 const count = (n) => n.toLocaleString('en-US');
-// A setting's name as a notice quotes it: short, one line.
+// A setting's name as a notice quotes it: short, one line (control characters shown as '?').
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const quoteKey = (key) => `"${key.length > 40 ? `${key.slice(0, 40)}…` : key}"`.replace(/[\u0000-\u001f\u007f]/g, '?');
 
 // "a, b, c and 3 more"

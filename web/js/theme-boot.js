@@ -7,7 +7,7 @@
   try {
     var saved = window.localStorage.getItem('envelope-theme');
     if (saved === 'light' || saved === 'dark') choice = saved;
-  } catch (e) {
+  } catch {
     // no storage: follow the system
   }
   var dark = choice === 'dark' ||
