@@ -5,7 +5,6 @@
 
 #include "fixtures.hpp"
 #include "inference/evaluate.hpp"
-#include "validation/measured_case.hpp"
 
 using namespace envelope;
 
@@ -67,27 +66,4 @@ TEST_CASE("training in a block-scaled recipe is refused with the field and the f
         CHECK(e.path() == "workload.precision");
         CHECK(std::string(e.what()).find("bf16, fp16, fp8 or fp4") != std::string::npos);
     }
-}
-
-TEST_CASE("a measured case's fp4 may be named NVFP4 or MXFP4 (fp4_format, EXTENSIONS.md)") {
-    Json doc = Json::parse(R"({
-      "id": "t", "source": "test", "kind": "inference",
-      "hardware": {"chip": "B200", "count": 1, "per_node": 8, "scale_up_gbps": 900, "scale_out_gbps": 50},
-      "model": {"name": "L", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "head_dim": 128,
-                "ffn": 14336, "gated_ffn": true, "vocab": 128256, "tied_embeddings": false, "params_b": 8,
-                "moe": null, "mla": null},
-      "inference": {"tp": 1, "pp": 1, "ep": 1, "dp": 1, "batch": 8, "input_tokens": 128, "output_tokens": 64,
-                    "weight_precision": "fp4", "kv_precision": null, "activation_precision": "fp4",
-                    "mode": "static", "fp4_format": "nvfp4"},
-      "measured": {"output_tokens_per_s": 1000},
-      "primary": "output_tokens_per_s"
-    })");
-    const Json p = read_measured_case(doc).scenario["workload"]["precision"];
-    CHECK(p["weights"] == "nvfp4");
-    CHECK(p["activations"] == "nvfp4");
-    CHECK(p["kv_cache"] == "fp8");  // a 4-bit recipe's cache stays at 8 bits
-    doc["inference"].erase("fp4_format");
-    CHECK(read_measured_case(doc).scenario["workload"]["precision"]["weights"] == "fp4");  // as stated
-    doc["inference"]["fp4_format"] = "int4";
-    CHECK_THROWS_AS(read_measured_case(doc), SkipCase);
 }

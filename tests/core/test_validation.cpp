@@ -57,6 +57,15 @@ TEST_CASE("an inference case becomes the scenario it describes, with documented 
     fp4["hardware"]["chip"] = "B200";
     fp4["inference"]["weight_precision"] = fp4["inference"]["activation_precision"] = "fp4";
     CHECK(read_measured_case(fp4).scenario["workload"]["precision"]["kv_cache"] == "fp8");  // never below 8 bits
+    CHECK(read_measured_case(fp4).scenario["workload"]["precision"]["weights"] == "fp4");  // as stated
+    // fp4_format (EXTENSIONS.md) names the block-scaled format a stated fp4 is (METHODOLOGY §7.1).
+    fp4["inference"]["fp4_format"] = "nvfp4";
+    const Json named = read_measured_case(fp4).scenario["workload"]["precision"];
+    CHECK(named["weights"] == "nvfp4");
+    CHECK(named["activations"] == "nvfp4");
+    CHECK(named["kv_cache"] == "fp8");  // a 4-bit recipe's cache stays at 8 bits
+    fp4["inference"]["fp4_format"] = "int4";
+    CHECK(contains(skip_reason(fp4), "fp4_format"));
 
     Json later = inference_case();
     later["engine"]["version"] = "0.19";
