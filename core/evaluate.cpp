@@ -49,7 +49,7 @@ Result evaluate(const Scenario& s) {
 
 const PhaseReport& Result::phase(const std::string& name) const {
     for (const PhaseReport& p : phases) {
-        if (name == p.name) return p;
+        if (name == p.name()) return p;
     }
     throw std::out_of_range("no phase " + name);
 }

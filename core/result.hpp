@@ -19,7 +19,7 @@ namespace envelope {
 
 struct OpReport {
     const char* name = "";
-    const char* variant = "";   // training: "recompute", "dgrad", "wgrad", "backward"
+    OpVariant variant = OpVariant::forward;  // spelled by op_variant_name
     OpClass cls = OpClass::vector;
     Precision precision = Precision::bf16;
     int64_t stage = 0;          // the pipeline stage that runs it
@@ -40,8 +40,24 @@ struct OpReport {
     double total_network_bytes = 0;
 };
 
+// The phases a result reports: an inference's prefill and decode, a training step's
+// forward and backward passes.
+enum class PhaseKind { prefill, decode, forward, backward };
+
+// The one spelling of each phase (the result's "phases" keys).
+constexpr const char* phase_kind_name(PhaseKind k) {
+    switch (k) {
+        case PhaseKind::prefill: return "prefill";
+        case PhaseKind::decode: return "decode";
+        case PhaseKind::forward: return "forward";
+        case PhaseKind::backward: return "backward";
+    }
+    return "";
+}
+
 struct PhaseReport {
-    const char* name = "";
+    PhaseKind kind = PhaseKind::prefill;
+    const char* name() const { return phase_kind_name(kind); }
     int64_t steps = 0;          // forward passes (1 for prefill, output − 1 for decode);
                                 // no ops are listed when there are no steps
     double time_s = 0;          // all steps, through the pipeline

@@ -83,7 +83,7 @@ void inference_cost(const Scenario& s, const Result& r, CostReport& c) {
     std::vector<double> weights;
     double prefill_s = 0;
     for (const PhaseReport& p : r.phases) {
-        const bool prefill = std::string(p.name) == "prefill";
+        const bool prefill = p.kind == PhaseKind::prefill;
         weights.push_back(prefill ? prefills : decodes);
         if (prefill) prefill_s = prefills * p.time_s;
     }

@@ -72,7 +72,7 @@ Lowered lower_inference(const Scenario& s) {
         if (out.earlier_chunks > 0) {
             ops.prefill_chunks = lower_forward(LowerInput{s.model, kinds, s.parallelism, w.precision, chunks, s.engine,
                                                           w.flash_attention});
-            for (Op& op : ops.prefill_chunks) op.variant = "chunk";
+            for (Op& op : ops.prefill_chunks) op.variant = OpVariant::chunk;
         }
         ops.decode = lower_forward(LowerInput{s.model, kinds, s.parallelism, w.precision, decode, s.engine,
                                               w.flash_attention});
@@ -83,7 +83,7 @@ Lowered lower_inference(const Scenario& s) {
             const Pass step = decode_pass(decoding, allocated);
             ops.draft = lower_forward(LowerInput{drafter, whole, s.parallelism, w.precision, step, s.engine,
                                                  w.flash_attention});
-            for (Op& op : ops.draft) op.variant = "draft";
+            for (Op& op : ops.draft) op.variant = OpVariant::draft;
         }
         out.stages.push_back(std::move(ops));
     }
@@ -124,8 +124,8 @@ Phases time_phases(const Lowered& lowered, const Scenario& s, const Placement& p
     const double m = static_cast<double>(lowered.micro_batches);
     const double stages = static_cast<double>(lowered.stages.size());
     Phases p;
-    p.prefill.name = "prefill";
-    p.decode.name = "decode";
+    p.prefill.kind = PhaseKind::prefill;
+    p.decode.kind = PhaseKind::decode;
     p.prefill.steps = 1;
     p.decode.steps = w.output_tokens - 1;
     double prefill_sum = 0, prefill_max = 0, decode_sum = 0, decode_max = 0;

@@ -19,7 +19,7 @@ Json phase_json(const PhaseReport& p) {
     for (const OpReport& o : p.ops) {
         Json op = Json::object();
         op["name"] = o.name;
-        if (*o.variant) op["variant"] = o.variant;
+        if (o.variant != OpVariant::forward) op["variant"] = op_variant_name(o.variant);
         op["class"] = to_string(o.cls);
         op["precision"] = std::string(to_string(o.precision));
         op["count"] = o.count;
@@ -106,7 +106,7 @@ Json inference_memory(const InferenceMemory& m) {
 
 Json to_json(const Result& r, const Scenario& s) {
     Json phases = Json::object();
-    for (const PhaseReport& p : r.phases) phases[p.name] = phase_json(p);
+    for (const PhaseReport& p : r.phases) phases[p.name()] = phase_json(p);
     Json network = Json::array();
     for (const DimensionReport& d : r.network) {
         network.push_back({{"dimension", to_string(d.dim)},

@@ -1,8 +1,6 @@
 // The backward pass of a stage, derived op by op from its forward pass: ops/backward.hpp.
 #include "ops/backward.hpp"
 
-#include <string_view>
-
 #include "ops/builders.hpp"
 #include "ops/elementwise_costs.hpp"
 #include "ops/lower.hpp"
@@ -26,7 +24,7 @@ void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
         // A batched product of activations (unfused attention's Q·Kᵀ and P·V): no weight,
         // both input gradients, twice the forward's FLOPs, its traffic mirrored.
         Op b = f;
-        b.variant = "backward";
+        b.variant = OpVariant::backward;
         b.flops = 2 * f.flops;
         b.traffic = Traffic{};
         b.traffic.kv_read = f.traffic.kv_read;
@@ -38,7 +36,7 @@ void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
     const double m = f.shape.m, n = f.shape.n, k = f.shape.k, g = f.shape.groups;
     const double in_bytes = f.traffic.activations_read.base / (g * m * k);  // per input element
     Op dgrad = f;
-    dgrad.variant = "dgrad";
+    dgrad.variant = OpVariant::dgrad;
     dgrad.flops = constant(g * 2 * m * k * n);
     dgrad.shape = MatmulShape{m, k, n, g};
     dgrad.traffic = Traffic{};
@@ -54,7 +52,7 @@ void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
     if (f.backward == Backward::input_only) return;  // a frozen weight: no weight gradient
 
     Op wgrad = f;
-    wgrad.variant = "wgrad";
+    wgrad.variant = OpVariant::wgrad;
     wgrad.flops = f.flops;  // 2·m·k·n, and the bias gradient's m·n sums when there is one
     wgrad.shape = MatmulShape{k, n, m, g};
     wgrad.traffic = Traffic{};
@@ -69,7 +67,7 @@ void matmul_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
 // and dO (and the row statistics) and writes dQ, dK, dV.
 void attention_backward(const Op& f, std::vector<Op>& out) {
     Op b = f;
-    b.variant = "backward";
+    b.variant = OpVariant::backward;
     b.flops = 2.5 * f.flops;
     b.row_flops = 2.5 * f.row_flops;  // its rows' fixed work, in the backward's units of a key
     b.traffic = Traffic{};
@@ -82,18 +80,17 @@ void attention_backward(const Op& f, std::vector<Op>& out) {
 // An elementwise or reduction op backward reads the output gradient and its saved input
 // and writes the input gradient: its traffic mirrored, twice its FLOPs. Two have a
 // gradient of their own shape:
-//   attn_dropout    reads the gradient (β) and the mask (1 B), writes the gradient (β): the
+//   dropout_mask    reads the gradient (β) and the mask (1 B), writes the gradient (β): the
 //                   probabilities it dropped are not read again
-//   cross_entropy   the saved softmax is the gradient: one in-place product with the loss
+//   softmax_loss    the saved softmax is the gradient: one in-place product with the loss
 //                   gradient (read 4 B, write 4 B per logit) and the cast back to the logits'
 //                   format (read 4 B, write β_r) (Megatron-LM cross_entropy.py)
 void vector_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
     Op b = f;
-    b.variant = "backward";
+    b.variant = OpVariant::backward;
     b.flops = 2 * f.flops;
     b.traffic = Traffic{};
-    const std::string_view name = f.name;
-    if (name == "attn_dropout") {
+    if (f.backward == Backward::dropout_mask) {
         const Affine elements = (1.0 / grad_bytes) * f.traffic.activations_read;
         b.flops = f.flops;
         b.traffic.activations_read = (grad_bytes + kDropoutMaskBytes) * elements;
@@ -101,7 +98,7 @@ void vector_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
         out.push_back(b);
         return;
     }
-    if (name == "cross_entropy") {
+    if (f.backward == Backward::softmax_loss) {
         const double read_per_logit = grad_bytes + kCrossEntropyReadPasses * 4;  // the logits are in β_g
         const Affine logits = (1.0 / read_per_logit) * f.traffic.activations_read;
         b.flops = (1.0 / elementwise_flops::kSoftmax) * f.flops;  // one product per logit
@@ -118,15 +115,13 @@ void vector_backward(const Op& f, double grad_bytes, std::vector<Op>& out) {
 
 // The collective that carries the gradients of a forward collective back: an all-reduce
 // is its own conjugate (Megatron's f and g operators), a reduce-scatter's is an
-// all-gather and the other way round, a stage's hand-off sends the gradient back.
+// all-gather and the other way round, a stage's hand-off sends the gradient back. (One
+// whose backward is the identity, the vocabulary-parallel embedding's all-reduce and the
+// loss's, never reaches here.)
 void collective_backward(const Op& f, std::vector<Op>& out) {
-    // The vocabulary-parallel embedding's all-reduce has an identity backward (each chip
-    // already holds the whole output gradient), and the loss's is of scalars.
-    const std::string_view name = f.name;
-    if (name == "embed_allreduce" || name == "loss_allreduce") return;
     Op b = f;
-    b.variant = "backward";
-    if (name == "cp_kv_allgather") {
+    b.variant = OpVariant::backward;
+    if (f.backward == Backward::regather) {
         // Context parallelism keeps only its own K/V chunk: the backward gathers them again,
         // then reduce-scatters their gradients (Megatron-LM context_parallel.md).
         out.push_back(b);
@@ -140,9 +135,7 @@ bool recomputed(const Op& f, Recompute r) {
     if (!f.layer || r == Recompute::none) return false;
     if (r == Recompute::full) return true;
     // Selective (Korthikanti et al. 2022 §5): the attention core only.
-    return f.cls == OpClass::attention || std::string_view(f.name) == "attn_scores" ||
-           std::string_view(f.name) == "softmax" || std::string_view(f.name) == "attn_dropout" ||
-           std::string_view(f.name) == "attn_context";
+    return f.role == OpRole::attention_core;
 }
 
 }  // namespace
@@ -153,7 +146,7 @@ std::vector<Op> lower_backward(const std::vector<Op>& forward, Recompute recompu
     for (const Op& f : forward) {
         if (recomputed(f, recompute)) {
             Op again = f;
-            again.variant = "recompute";
+            again.variant = OpVariant::recompute;
             out.push_back(again);
         }
     }
@@ -163,7 +156,7 @@ std::vector<Op> lower_backward(const std::vector<Op>& forward, Recompute recompu
         if (f.backward == Backward::identity) continue;
         if (f.backward == Backward::repeat) {
             Op again = f;
-            again.variant = "backward";
+            again.variant = OpVariant::backward;
             out.push_back(again);
             continue;
         }

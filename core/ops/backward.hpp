@@ -16,7 +16,7 @@
 // An op's `backward` (ops/op.hpp) changes this: a frozen weight's GEMM (fine-tuning) has its
 // dgrad only; an accumulating one's dgrad also reads the input gradient it adds into; an identity
 // op has no backward; a repeated one (QLoRA's dequantization) runs again as it is.
-// Ops get variant "recompute", "dgrad", "wgrad" or "backward" beside their forward name.
+// Ops get variant recompute, dgrad, wgrad or backward (OpVariant) beside their forward name.
 #include <vector>
 
 #include "common/precision.hpp"

@@ -73,6 +73,7 @@ Op attention(double count, Precision math, const Affine& pairs, double flops_per
     Op a;
     a.name = "attention";
     a.cls = OpClass::attention;
+    a.role = OpRole::attention_core;
     a.precision = math;
     a.count = count;
     a.flops = flops_per_pair * pairs;

@@ -136,6 +136,7 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
     Op qk;
     qk.name = "attn_scores";
     qk.cls = OpClass::matmul;
+    qk.role = OpRole::attention_core;
     qk.precision = math;
     qk.count = layers;
     qk.flops = (2 * d) * scores;
@@ -144,8 +145,9 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
     qk.traffic.activations_written = ab * scores;
     out.push_back(qk);
 
-    out.push_back(build::vector("softmax", layers, scores, scores, elementwise_flops::kSoftmax,
-                                in.precision.residual));
+    Op softmax = build::vector("softmax", layers, scores, scores, elementwise_flops::kSoftmax, in.precision.residual);
+    softmax.role = OpRole::attention_core;
+    out.push_back(softmax);
     if (p.training && in.dropout) {
         // Dropout on the probabilities (Megatron-LM's CoreAttention applies torch dropout to
         // them, a kernel of its own): reads P, writes the dropped P and a 1-byte mask per
@@ -153,12 +155,15 @@ void lower_attention(const LowerInput& in, const LayerShard& shard, double layer
         Op drop = build::vector("attn_dropout", layers, scores, scores, elementwise_flops::kDropout,
                                 in.precision.residual);
         drop.traffic.activations_written = drop.traffic.activations_written + kDropoutMaskBytes * scores;
+        drop.role = OpRole::attention_core;
+        drop.backward = Backward::dropout_mask;
         out.push_back(drop);
     }
 
     Op pv;
     pv.name = "attn_context";
     pv.cls = OpClass::matmul;
+    pv.role = OpRole::attention_core;
     pv.precision = math;
     pv.count = layers;
     pv.flops = (2 * d) * scores;
@@ -177,8 +182,10 @@ void add_cp_gather(const LowerInput& in, const LayerShard& s, double layers, std
     const PrecisionPlan& pr = in.precision;
     const double kv_bytes = 2 * static_cast<double>(in.pass.batch * in.pass.new_tokens * in.parallelism.cp) *
                             static_cast<double>(s.kv_dim) * bytes_per_element(pr.residual);
-    out.push_back(build::collective("cp_kv_allgather", layers, CollectiveKind::all_gather, constant(kv_bytes),
-                                    ParallelDim::cp, in.parallelism.cp, pr.residual));
+    Op gather = build::collective("cp_kv_allgather", layers, CollectiveKind::all_gather, constant(kv_bytes),
+                                  ParallelDim::cp, in.parallelism.cp, pr.residual);
+    gather.backward = Backward::regather;
+    out.push_back(gather);
 }
 
 }  // namespace

@@ -35,12 +35,15 @@ void lower_model_head(const LowerInput& in, std::vector<Op>& out) {
     embed.traffic.weights_read = constant(tokens / static_cast<double>(tp) * h * bytes_per_element(pr.weights));
     embed.traffic.activations_written = constant(buffer);
     out.push_back(embed);
-    if (tp > 1) {
-        out.push_back(in.parallelism.sp
-                          ? build::collective("embed_reducescatter", 1, CollectiveKind::reduce_scatter,
-                                              constant(buffer), ParallelDim::tp, tp, pr.residual)
-                          : build::collective("embed_allreduce", 1, CollectiveKind::all_reduce, constant(buffer),
-                                              ParallelDim::tp, tp, pr.residual));
+    if (tp > 1 && in.parallelism.sp) {
+        out.push_back(build::collective("embed_reducescatter", 1, CollectiveKind::reduce_scatter, constant(buffer),
+                                        ParallelDim::tp, tp, pr.residual));
+    } else if (tp > 1) {
+        // Its backward is the identity: each chip already holds the whole output gradient.
+        Op reduce = build::collective("embed_allreduce", 1, CollectiveKind::all_reduce, constant(buffer),
+                                      ParallelDim::tp, tp, pr.residual);
+        reduce.backward = Backward::identity;
+        out.push_back(reduce);
     }
 }
 
@@ -82,10 +85,14 @@ void lower_model_tail(const LowerInput& in, std::vector<Op>& out) {
                               elementwise_flops::kSoftmax * static_cast<double>(vocab), pr.residual);
         ce.traffic.activations_read = constant(logits * (bytes_per_element(pr.residual) + kCrossEntropyReadPasses * 4));
         ce.traffic.activations_written = constant(logits * kCrossEntropyWritePasses * 4 + logit_tokens * 4);
+        ce.backward = Backward::softmax_loss;
         out.push_back(ce);
         if (tp > 1) {
-            out.push_back(build::collective("loss_allreduce", 1, CollectiveKind::all_reduce,
-                                            constant(logit_tokens * 2 * 4), ParallelDim::tp, tp, Precision::fp32));
+            // Of scalars: nothing to carry back.
+            Op reduce = build::collective("loss_allreduce", 1, CollectiveKind::all_reduce, constant(logit_tokens * 2 * 4),
+                                          ParallelDim::tp, tp, Precision::fp32);
+            reduce.backward = Backward::identity;
+            out.push_back(reduce);
         }
         return;
     }

@@ -54,16 +54,56 @@ struct Traffic {
 
 // What the backward pass derives from an op (ops/backward.hpp).
 enum class Backward {
-    gradients,   // its input's gradient and, for a GEMM with a weight, the weight's
-    input_only,  // a frozen weight (fine-tuning): the input's gradient, no weight gradient
-    accumulate,  // as gradients, its input's gradient added into the one another op wrote (β = 1)
-    identity,    // nothing: the gradient passes through unchanged, or is not needed
-    repeat,      // the op runs again (QLoRA's dequantization before the input gradient reading it)
+    gradients,     // its input's gradient and, for a GEMM with a weight, the weight's
+    input_only,    // a frozen weight (fine-tuning): the input's gradient, no weight gradient
+    accumulate,    // as gradients, its input's gradient added into the one another op wrote (β = 1)
+    identity,      // nothing: the gradient passes through unchanged, or is not needed
+    repeat,        // the op runs again (QLoRA's dequantization before the input gradient reading it)
+    dropout_mask,  // a dropout: the gradient times the saved 1-byte mask, not the dropped values
+    softmax_loss,  // a softmax cross-entropy: the saved softmax is the gradient, scaled in place
+    regather,      // context parallelism's K/V all-gather: gathered again, then its gradients reduce-scattered
+};
+
+// Which of a training step's or a serving loop's passes an op belongs to. The result's
+// "variant" of an op is spelled by op_variant_name.
+enum class OpVariant {
+    forward,    // the forward pass (or an inference step)
+    recompute,  // the forward again before the backward (activation recomputation)
+    dgrad,      // a GEMM's input gradient
+    wgrad,      // a GEMM's weight gradient (what a zero-bubble schedule defers)
+    backward,   // any other op's backward
+    chunk,      // a chunk of a prompt prefilled beside decode (chunked prefill)
+    draft,      // the draft model or head of speculative decoding
+};
+
+// The one spelling of each variant ("" for the forward pass, which the result leaves out).
+constexpr const char* op_variant_name(OpVariant v) {
+    switch (v) {
+        case OpVariant::forward: return "";
+        case OpVariant::recompute: return "recompute";
+        case OpVariant::dgrad: return "dgrad";
+        case OpVariant::wgrad: return "wgrad";
+        case OpVariant::backward: return "backward";
+        case OpVariant::chunk: return "chunk";
+        case OpVariant::draft: return "draft";
+    }
+    return "";
+}
+
+// What an op is to the steps that treat parts of a layer apart; behaviour is keyed to this,
+// never to an op's name.
+enum class OpRole {
+    other,
+    // The attention core between the QKV and output projections: the fused kernel, or
+    // unfused Q·Kᵀ, softmax, dropout and P·V. Selective recomputation replays these
+    // (Korthikanti et al. 2022 §5); their matrix kernels are what a CP ring hides behind.
+    attention_core,
 };
 
 struct Op {
     const char* name = "";        // stable identifier, e.g. "qkv_proj"
-    const char* variant = "";     // training: "recompute", "dgrad", "wgrad", "backward"; "" forward
+    OpVariant variant = OpVariant::forward;
+    OpRole role = OpRole::other;
     OpClass cls = OpClass::vector;
     Precision precision = Precision::bf16;  // format the math runs in (selects the peak)
     double count = 1;             // executions per forward pass (layers for per-layer ops)

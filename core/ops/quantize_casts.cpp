@@ -1,7 +1,5 @@
 #include "ops/quantize_casts.hpp"
 
-#include <string_view>
-
 namespace envelope {
 
 namespace {
@@ -13,7 +11,7 @@ bool narrow_gemm(const Op& op) {
 
 // Cast (and transpose) `elements` 16-bit values to the GEMM's format: two copies written, each
 // of bytes_per_element.
-Op cast(const Op& gemm, double elements, const char* variant) {
+Op cast(const Op& gemm, double elements, OpVariant variant) {
     Op c;
     c.name = bytes_per_element(element_format(gemm.precision)) < 1 ? "fp4_cast" : "fp8_cast";
     c.variant = variant;
@@ -33,7 +31,7 @@ void add_quantize_casts(std::vector<Op>& forward, std::vector<Op>& backward) {
     std::vector<Op> f;
     f.reserve(forward.size() * 2);
     for (const Op& op : forward) {
-        if (narrow_gemm(op)) f.push_back(cast(op, op.shape.groups * op.shape.m * op.shape.k, ""));  // the input [m × k]
+        if (narrow_gemm(op)) f.push_back(cast(op, op.shape.groups * op.shape.m * op.shape.k, OpVariant::forward));  // the input [m × k]
         f.push_back(op);
     }
     forward = std::move(f);
@@ -41,7 +39,7 @@ void add_quantize_casts(std::vector<Op>& forward, std::vector<Op>& backward) {
     b.reserve(backward.size() * 2);
     for (const Op& op : backward) {
         // The output gradient [m × n] of a forward GEMM, before its dgrad.
-        if (narrow_gemm(op) && std::string_view(op.variant) == "dgrad") b.push_back(cast(op, op.shape.groups * op.shape.m * op.shape.k, "backward"));
+        if (narrow_gemm(op) && op.variant == OpVariant::dgrad) b.push_back(cast(op, op.shape.groups * op.shape.m * op.shape.k, OpVariant::backward));
         b.push_back(op);
     }
     backward = std::move(b);

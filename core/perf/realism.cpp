@@ -1,7 +1,6 @@
 #include "perf/realism.hpp"
 
 #include <cmath>
-#include <string_view>
 
 namespace envelope {
 
@@ -22,7 +21,7 @@ double gemm_shape_efficiency(const MatmulShape& s, const Chip& chip) {
 
 double attention_row_work_flops(const Op& op, const Chip& chip) {
     if (op.cls != OpClass::attention) return 0;
-    const bool backward = std::string_view(op.variant) == "backward";
+    const bool backward = op.variant == OpVariant::backward;
     const double half = backward && chip.attention_backward_half_keys > 0 ? chip.attention_backward_half_keys
                                                                            : chip.attention_half_keys;
     return half * op.row_flops;

@@ -1,7 +1,5 @@
 #include "perf/roofline.hpp"
 
-#include <string_view>
-
 #include "network/collective.hpp"
 #include "perf/realism.hpp"
 
@@ -39,7 +37,7 @@ double achievable_flops(const Op& op, const TimingContext& ctx) {
     if (op.cls == OpClass::matmul) return best * gemm_shape_efficiency(op.shape, chip) * sustained;
     if (op.cls == OpClass::attention) {
         const double peak = *chip.peak(op.precision) * 1e12 * sustained;
-        const bool backward = std::string_view(op.variant) == "backward";
+        const bool backward = op.variant == OpVariant::backward;
         if (backward && chip.attention_backward_efficiency > 0) return peak * chip.attention_backward_efficiency;
         if (chip.attention_efficiency > 0) return peak * chip.attention_efficiency;
         return best * sustained;

@@ -59,13 +59,13 @@ std::vector<StageOps> lower_training(const Scenario& s, const PrecisionPlan& pla
 }
 
 // Per-op reports of one micro-batch, every stage; total_time_s covers the step's m.
-PhaseReport phase_of(const char* name, const std::vector<StageOps>& stages, bool forward, const Placement& placement,
+PhaseReport phase_of(PhaseKind kind, const std::vector<StageOps>& stages, const Placement& placement,
                      const TimingContext& ctx, double m) {
     PhaseReport phase;
-    phase.name = name;
+    phase.kind = kind;
     phase.steps = 1;
     for (const StageOps& st : stages) {
-        for (const Op& op : forward ? st.forward : st.backward) {
+        for (const Op& op : kind == PhaseKind::forward ? st.forward : st.backward) {
             if (op.cls == OpClass::host) continue;
             const Spans* spans = op.cls == OpClass::collective ? &placement.of(op.dim).spans : nullptr;
             const TimeSum t = time_at(roofs_of(op, spans, ctx), 0);
@@ -156,8 +156,8 @@ Result evaluate_training(const Scenario& s) {
     const Engine engine = training_engine(s.framework);
     const TimingContext ctx{s.system.chip, engine, TimingModel::expected, 0, true};
     const double md = static_cast<double>(m);
-    r.phases.push_back(phase_of("forward", stages, true, placement, ctx, md));
-    r.phases.push_back(phase_of("backward", stages, false, placement, ctx, md));
+    r.phases.push_back(phase_of(PhaseKind::forward, stages, placement, ctx, md));
+    r.phases.push_back(phase_of(PhaseKind::backward, stages, placement, ctx, md));
     // The critical stage's passes over the step's micro-batches, and what of their
     // communication stays exposed.
     const StageStep& c = step.stages[static_cast<std::size_t>(step.critical_stage)];

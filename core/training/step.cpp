@@ -33,11 +33,11 @@ PassTimes time_pass(const std::vector<Op>& ops, const Placement& placement, cons
         const double s = seconds(op, placement, ctx);
         if (op.cls != OpClass::collective) {
             t.compute += s;
-            if (std::string_view(op.variant) == "wgrad") t.wgrad += s;
-            // Unfused attention's two batched matmuls belong to attention, not to the linear
-            // layers whose all-gathers and reduce-scatters userbuffers pipeline.
-            if (op.cls == OpClass::attention || std::string_view(op.name) == "attn_scores" ||
-                std::string_view(op.name) == "attn_context") {
+            if (op.variant == OpVariant::wgrad) t.wgrad += s;
+            // The attention core's matrix kernels (fused, or unfused Q·Kᵀ and P·V) belong to
+            // attention, not to the linear layers whose all-gathers and reduce-scatters
+            // userbuffers pipeline.
+            if (op.role == OpRole::attention_core && op.cls != OpClass::vector) {
                 t.attention += s;
             } else if (op.cls == OpClass::matmul) {
                 t.gemm += s;

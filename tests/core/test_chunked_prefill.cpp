@@ -22,7 +22,7 @@ struct Listed {
 Listed listed(const PhaseReport& p, const char* name, const char* variant) {
     Listed l;
     for (const OpReport& o : p.ops) {
-        if (std::string(o.name) != name || std::string(o.variant) != variant) continue;
+        if (std::string(o.name) != name || std::string(op_variant_name(o.variant)) != variant) continue;
         l.count += o.count;
         ++l.entries;
     }
@@ -104,7 +104,7 @@ TEST_CASE("hand check: a chunked prefill's TTFT is the sum of its chunks' passes
     // The chunks are one entry per op (variant "chunk", its time the mean over the 3 chunks):
     // the attention's total is the three chunks' sum, 2 layers · 1.907098 µs.
     for (const OpReport& o : r.phase("prefill").ops) {
-        if (std::string(o.name) == "attention" && std::string(o.variant) == "chunk") {
+        if (std::string(o.name) == "attention" && std::string(op_variant_name(o.variant)) == "chunk") {
             CHECK(o.total_time_s == doctest::Approx(2 * 1.9070976e-6).epsilon(1e-12));
             CHECK(o.time_s == doctest::Approx(1.9070976e-6 / 3).epsilon(1e-12));
         }

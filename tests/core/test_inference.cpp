@@ -292,7 +292,7 @@ TEST_CASE("chunked prefill: the same attention pairs in all, every weight read a
         double sum = 0;
         for (const OpReport& o : r.phase("prefill").ops) {
             if (std::string(o.name) != name) continue;
-            const bool chunk = std::string(o.variant) == "chunk";
+            const bool chunk = std::string(op_variant_name(o.variant)) == "chunk";
             const double runs = chunk ? 3 : 1;  // per-execution numbers are averaged over the chunks
             sum += runs * (weights ? o.bytes_read : o.flops) * o.count;
         }

@@ -110,7 +110,7 @@ TEST_CASE("LoRA step: no weight gradients for the base, the DP sync carries the 
     // Weight gradients only for the two adapters' A and B.
     for (const PhaseReport& phase : lora.phases) {
         for (const OpReport& op : phase.ops) {
-            if (std::string(op.variant) != "wgrad") continue;
+            if (std::string(op_variant_name(op.variant)) != "wgrad") continue;
             CHECK_MESSAGE((std::string(op.name) == "lora_a" || std::string(op.name) == "lora_b"), op.name);
         }
     }
@@ -126,7 +126,7 @@ TEST_CASE("QLoRA dequantizes the NF4 base for every GEMM reading it: slower than
     for (const PhaseReport& phase : qlora.phases) {
         for (const OpReport& op : phase.ops) {
             if (std::string(op.name) != "nf4_dequant") continue;
-            (phase.name == std::string("forward") ? forward : backward) = true;
+            (phase.kind == PhaseKind::forward ? forward : backward) = true;
         }
     }
     CHECK(forward);

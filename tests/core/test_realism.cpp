@@ -195,7 +195,7 @@ TEST_CASE("fused attention runs slower on shorter rows: FlashAttention-3's and -
         Op a;
         a.cls = OpClass::attention;
         a.precision = Precision::bf16;
-        a.variant = backward ? "backward" : "";
+        a.variant = backward ? OpVariant::backward : OpVariant::forward;
         a.flops = constant(scale * (16384 / s) * 4 * s * s * 128 * 16 * (causal ? 0.5 : 1.0));
         a.row_flops = scale * 4 * 128 * 16384 * 16;
         const TimingContext ctx{chip, Engine{}, TimingModel::expected};

@@ -171,8 +171,8 @@ TEST_CASE("a small step by hand: the MLP's up projection forward, dgrad and wgra
         if (std::string(o.name) == "mlp_up") forward = o.time_s;
     }
     for (const OpReport& o : r.phase("backward").ops) {
-        if (std::string(o.name) == "mlp_up" && std::string(o.variant) == "dgrad") dgrad = o.time_s;
-        if (std::string(o.name) == "mlp_up" && std::string(o.variant) == "wgrad") wgrad = o.time_s;
+        if (std::string(o.name) == "mlp_up" && std::string(op_variant_name(o.variant)) == "dgrad") dgrad = o.time_s;
+        if (std::string(o.name) == "mlp_up" && std::string(op_variant_name(o.variant)) == "wgrad") wgrad = o.time_s;
     }
     CHECK(forward == doctest::Approx(26.8435456e-6));
     CHECK(dgrad == doctest::Approx(26.8435456e-6));
@@ -212,7 +212,7 @@ TEST_CASE("low-precision training casts each GEMM input (and transposes it) befo
     gemm.count = 2;
     forward.push_back(gemm);
     Op dgrad = gemm;
-    dgrad.variant = "dgrad";
+    dgrad.variant = OpVariant::dgrad;
     dgrad.shape = MatmulShape{16, 1024, 8192};
     backward.push_back(dgrad);
     add_quantize_casts(forward, backward);
@@ -313,7 +313,7 @@ TEST_CASE("dropout: unfused attention gets a dropout kernel, the residual adds w
     s.workload.training.recompute = Recompute::selective;
     const auto written = [](const Result& r, const char* phase, const char* name, const char* variant) {
         for (const OpReport& o : r.phase(phase).ops) {
-            if (std::string(o.name) == name && std::string(o.variant) == variant) return o.bytes_written;
+            if (std::string(o.name) == name && std::string(op_variant_name(o.variant)) == variant) return o.bytes_written;
         }
         return -1.0;
     };
@@ -328,7 +328,7 @@ TEST_CASE("dropout: unfused attention gets a dropout kernel, the residual adds w
         if (std::string(o.name) == "attn_dropout") read_f = o.bytes_read;
     }
     for (const OpReport& o : r.phase("backward").ops) {
-        if (std::string(o.name) == "attn_dropout" && std::string(o.variant) == "backward") read_b = o.bytes_read;
+        if (std::string(o.name) == "attn_dropout" && std::string(op_variant_name(o.variant)) == "backward") read_b = o.bytes_read;
     }
     CHECK(read_f == doctest::Approx(4096));
     CHECK(written(r, "forward", "attn_dropout", "") == doctest::Approx(6144));
