@@ -7,6 +7,7 @@
 #include "model/params.hpp"
 #include "ops/lower.hpp"
 #include "parallel/expert_layout.hpp"
+#include "training/model_state_bytes.hpp"
 
 namespace envelope {
 
@@ -109,23 +110,25 @@ TrainingMemory training_memory(const TrainingMemoryInput& in) {
     const Peft& peft = w.peft;
     const int64_t etp = expert_layout(par).etp;
     const double psi = peft.on() ? slice_adapter_params(in.model, in.stage.groups, peft, par.tp, par.ep, etp) : params.total();
-    const double held = peft.on() ? frozen_weight_bytes(params, peft) + 2 * psi : 2 * psi;  // weight bytes on the chip
+    namespace bytes = model_state_bytes;
+    const double held = (peft.on() ? frozen_weight_bytes(params, peft) : 0.0) + bytes::kWeight * psi;  // weight bytes on the chip
     double largest_layer = 0;  // bytes of one layer: a ZeRO-3 chip gathers one while prefetching the next
     for (const LayerGroup& g : in.stage.groups) {
         const LayerGroup one{g.layer, 1};
         const ParamCount c = count_group_params(one, in.model.hidden, par.tp, par.ep, etp);
-        const double bytes = peft.on() ? frozen_weight_bytes(c, peft) + 2 * slice_adapter_params(in.model, {one}, peft, par.tp, par.ep, etp)
-                                       : 2 * c.total();
-        largest_layer = std::max(largest_layer, bytes);
+        const double layer = peft.on() ? frozen_weight_bytes(c, peft) +
+                                             bytes::kWeight * slice_adapter_params(in.model, {one}, peft, par.tp, par.ep, etp)
+                                       : bytes::kWeight * c.total();
+        largest_layer = std::max(largest_layer, layer);
     }
-    mem.weights_bytes = par.zero >= 3 ? held / dp + 2 * largest_layer : held;
-    mem.gradient_bytes = par.zero >= 2 ? 4 * psi / dp : 4 * psi;
-    mem.optimizer_bytes = par.zero >= 1 ? 12 * psi / dp : 12 * psi;
+    mem.weights_bytes = par.zero >= 3 ? held / dp + 2 * largest_layer : held;  // two layers: the one in use, the next prefetched
+    mem.gradient_bytes = bytes::kMainGradient * (par.zero >= 2 ? psi / dp : psi);
+    mem.optimizer_bytes = bytes::kOptimizer * (par.zero >= 1 ? psi / dp : psi);
     const Offload& off = w.offload;
     if (off.optimizer != OffloadTarget::none) {
-        mem.gradient_bytes /= 2;  // 16-bit until copied out
+        mem.gradient_bytes *= bytes::kGradient16 / bytes::kMainGradient;  // 16-bit until copied out
         mem.optimizer_bytes = 0;
-        if (off.optimizer == OffloadTarget::cpu) mem.host_bytes += 16 * psi / dp;
+        if (off.optimizer == OffloadTarget::cpu) mem.host_bytes += bytes::kHostState * psi / dp;
     }
     if (off.parameters != OffloadTarget::none) {
         mem.weights_bytes = 2 * largest_layer;

@@ -6,7 +6,6 @@ namespace envelope {
 
 namespace {
 
-constexpr double kStateBytesPerParam = 12; // fp32 master, m, v: what an NVMe-resident optimizer streams in and out
 
 // Bandwidth, bytes/s, of a transfer between the chip and where a state lives.
 double path_bw(const HostResources& h, OffloadTarget where) {
@@ -24,14 +23,14 @@ OffloadTimes offload_times(const Scenario& s, double stage_params) {
     OffloadTimes t;
     if (o.optimizer != OffloadTarget::none) {
         const double bw = path_bw(h, OffloadTarget::cpu);  // gradients and weights pass through host memory
-        t.gradients_out_s = 2 * shard / bw;
-        t.parameters_in_s = 2 * shard / bw;
-        t.host_step_s = kAdamBytesPerParam * shard / (h.memory_gbps * 1e9);
+        t.gradients_out_s = model_state_bytes::kGradient16 * shard / bw;
+        t.parameters_in_s = model_state_bytes::kWeight * shard / bw;
+        t.host_step_s = model_state_bytes::kAdamStepTraffic * shard / (h.memory_gbps * 1e9);
         if (o.optimizer == OffloadTarget::nvme) {
-            t.host_step_s = std::max(t.host_step_s, 2 * kStateBytesPerParam * shard / (h.nvme_gbps * 1e9));
+            t.host_step_s = std::max(t.host_step_s, 2 * model_state_bytes::kOptimizer * shard / (h.nvme_gbps * 1e9));
         }
     }
-    if (o.parameters != OffloadTarget::none) t.fetch_s = 2 * shard / path_bw(h, o.parameters);
+    if (o.parameters != OffloadTarget::none) t.fetch_s = model_state_bytes::kWeight * shard / path_bw(h, o.parameters);
     return t;
 }
 

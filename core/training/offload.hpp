@@ -15,12 +15,9 @@
 //     all-gather; the fetch and the gather pipeline layer by layer, so the pass waits for
 //     the larger of the two
 #include "scenario.hpp"
+#include "training/model_state_bytes.hpp"
 
 namespace envelope {
-
-// Adam's memory traffic per parameter of a shard: read the fp32 gradient, master weight, m
-// and v; write master, m, v and the 16-bit weight (4·4 + 3·4 + 2 = 30 bytes).
-constexpr double kAdamBytesPerParam = 30;
 
 struct OffloadTimes {
     double gradients_out_s = 0;  // per step, before overlap

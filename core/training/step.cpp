@@ -131,7 +131,7 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         // gathered in 16 bits; ZeRO-3 gathers every weight a pass reads, a frozen base in its
         // stored format (FSDP shards frozen parameters too).
         const double grad_bytes = fw.gradient_reduce_bytes * psi;
-        const double bytes = 2 * psi;
+        const double bytes = model_state_bytes::kWeight * psi;
         const double gathered = peft ? frozen_weight_bytes(held, w.peft) + bytes : bytes;
         const double buckets = std::max(1.0, psi / bucket);
         const bool replicated = par.dp * par.cp > 1;
@@ -172,7 +172,7 @@ StepTime training_step(const Scenario& s, const std::vector<StageOps>& stages, c
         }
         const double shard = par.zero >= 1 ? psi / dp : psi;
         if (w.offload.optimizer == OffloadTarget::none) {
-            r.optimizer_s = kAdamBytesPerParam * shard / (s.system.chip.hbm_tb_s * 1e12 * s.system.chip.memory_efficiency);
+            r.optimizer_s = model_state_bytes::kAdamStepTraffic * shard / (s.system.chip.hbm_tb_s * 1e12 * s.system.chip.memory_efficiency);
         } else {
             sync.gradients_out_s = off.gradients_out_s;
             r.offload_s = off.host_step_s + off.parameters_in_s;
