@@ -51,9 +51,13 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
     // The softmax output (2 B a score) feeds P·V and the softmax backward; with dropout, its
     // mask (1 B) and output (2 B) too: 5 bytes a score (Korthikanti et al. 2022 §4.1).
     if (keeps_scores) attn += (w.dropout ? 5 : 2) * heads * seq * tokens;
+    // A block that is only its mixer (Mamba) has no MLP half: no MLP input, no second norm,
+    // one dropout mask (ops/dense_layer.cpp lowers it so).
+    const bool has_mlp = layer.ffn.present();
+    const double halves = has_mlp ? 2 : 1;
     const double gate = layer.ffn.gated ? 2 : 1;
     const double ffn = static_cast<double>(s.ffn);  // a dense MLP, or a mixture's shared experts
-    const double mlp_in = kept({LoraTarget::gate, LoraTarget::up, LoraTarget::gate_up}) ? beta * tokens * h / sp : 0.0;
+    const double mlp_in = has_mlp && kept({LoraTarget::gate, LoraTarget::up, LoraTarget::gate_up}) ? beta * tokens * h / sp : 0.0;
     const double down_in = kept({LoraTarget::down}) ? beta * tokens * ffn : 0.0;
     double mlp = mlp_in + beta * tokens * ffn * gate + down_in;
     if (layer.ffn.is_moe()) {
@@ -63,9 +67,9 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
         const double expert_ffn = static_cast<double>(s.expert_ffn);
         mlp += beta * routed * h + beta * routed * expert_ffn * gate + beta * routed * expert_ffn + beta * routed * h;
     }
-    const double norms = 2 * beta * tokens * h / sp;
+    const double norms = halves * beta * tokens * h / sp;  // each half's norm keeps its input
     double masks = 0;
-    if (w.dropout) masks = 2 * tokens * h / sp;  // after the attention and after the MLP
+    if (w.dropout) masks = halves * tokens * h / sp;  // after the attention and after the MLP
     return attn + mlp + norms + masks;
 }
 

@@ -8,6 +8,7 @@
 #include "inference/evaluate.hpp"
 #include "io/json_parse.hpp"
 #include "io/scenario_json.hpp"
+#include "memory/training_memory.hpp"
 #include "model/params.hpp"
 #include "presets/registry.hpp"
 
@@ -21,6 +22,20 @@ Scenario on_round_chips(const Model& m, int64_t tp, int64_t input, int64_t outpu
     Scenario s = test::tiny_scenario(tp, 2, input, output);
     s.model = m;
     return s;
+}
+
+// The activations `layers` layers of `m` keep for the backward pass: one micro-batch of one
+// 2,048-token sequence on one chip, nothing recomputed, no dropout.
+double kept_activations(const Model& m, int64_t layers, const LayerSpec& layer) {
+    Stage stage;
+    stage.first = stage.last = false;
+    stage.groups = {LayerGroup{layer, layers}};
+    TrainingWorkload w;
+    w.seq_len = 2048;
+    w.micro_batch = 1;
+    w.recompute = Recompute::none;
+    return training_memory(TrainingMemoryInput{m, stage, Parallelism{}, w, test::round_chip(), 1})
+        .activations_per_micro_batch;
 }
 
 const OpReport* find(const PhaseReport& phase, const char* name) {
@@ -38,6 +53,17 @@ TEST_CASE("Mamba-130M: 129,135,360 parameters, worked layer by layer (Gu & Dao 2
     // 24 layers, the tied embedding 50,280·768, the final norm 768.
     const Model m = preset("mamba-130m");
     CHECK(count_params(m).total() == 24 * 3'771'648.0 + 50'280 * 768 + 768);
+}
+
+TEST_CASE("a Mamba-130M layer keeps 12 hidden widths a token for its backward: no MLP input, one norm") {
+    // A Mamba block is norm → mixer → residual (Gu & Dao 2023 §3.4): per token it keeps the
+    // norm's input (h), in_proj's input (h), its output x and z (2·d_inner = 4h), the
+    // convolution's output (d_inner = 2h), the scan's output y (2h) and out_proj's input, the
+    // gated y (2h): 12 · 768 values, 2 bytes each, 2,048 tokens = 37,748,736 B a layer. The
+    // attention-block count added a phantom MLP input and a second norm (14h, 44.04 MB).
+    const Model m = preset("mamba-130m");
+    CHECK(kept_activations(m, 1, m.groups[0].layer) == doctest::Approx(12.0 * 768 * 2 * 2048));
+    CHECK(kept_activations(m, 24, m.groups[0].layer) == doctest::Approx(24 * 37'748'736.0));
 }
 
 TEST_CASE("Jamba-v0.1: 52B parameters, 12B active (Lieber et al. 2024)") {
