@@ -118,6 +118,73 @@ TEST_CASE("pipeline schedules: 1F1B takes (m + p − 1)·T, interleaved (m + (p 
     CHECK(training_memory(TrainingMemoryInput{s.model, first, s.parallelism, w, s.system.chip, 8}).in_flight == 4);
 }
 
+TEST_CASE("ZB-H1 fills the bubble with deferred weight gradients: (p − 1)(t_F + t_B − t_W) (Qi et al. 2024)") {
+    // Four equal stages; a micro-batch takes 1 ms forward, 1 ms of input gradients and 1 ms
+    // of weight gradients (vector ops over 1e9 bytes at 1 TB/s): T = 3 ms, t_W = 1 ms.
+    Scenario s = test::tiny_scenario(1, 1, 16, 1);
+    s.system = test::round_system(4);
+    s.parallelism.pp = 4;
+    s.workload.kind = WorkloadKind::training;
+    Op wgrad = build_for_test::streaming_op(1e9);
+    wgrad.variant = OpVariant::wgrad;
+    std::vector<StageOps> stages;
+    for (int64_t i = 0; i < 4; ++i) {
+        StageOps st;
+        st.stage.index = i;
+        st.stage.first = st.stage.last = false;
+        st.forward = {build_for_test::streaming_op(1e9)};
+        st.backward = {build_for_test::streaming_op(1e9), wgrad};
+        stages.push_back(st);
+    }
+    const Placement placement = place(s.parallelism, s.system.network);
+    // 1F1B: the bubble is (p − 1)·T = 9 ms.
+    CHECK(training_step(s, stages, placement, 8).bubble_s == doctest::Approx(9e-3));
+    s.parallelism.schedule = PipelineSchedule::zero_bubble;
+    // ZB-H1's row of Qi et al.'s table, with their t_B the input gradients only (1 ms):
+    // (p − 1)(t_F + t_B − t_W) = 3 · (1 + 1 − 1) = 3 ms, after m·T = 24 ms.
+    const StepTime zb = training_step(s, stages, placement, 8);
+    CHECK(zb.bubble_s == doctest::Approx(3e-3));
+    CHECK(zb.pipeline_s == doctest::Approx(27e-3));
+    // Two micro-batches have only two weight-gradient passes to move into the three slots:
+    // each that moves saves its t_W twice (off the critical path and into an idle slot), so
+    // the bubble is 9 − 2 · 2 · 1 = 5 ms.
+    CHECK(training_step(s, stages, placement, 2).bubble_s == doctest::Approx(5e-3));
+}
+
+TEST_CASE("gradient buckets: max(bucket_params, bucket_params_per_dp · d) parameters, all but the last hidden") {
+    // Two data-parallel replicas of two tiny-model layers, ZeRO 0: the gradients are one
+    // all-reduce. The backward pass (a 1 TB vector op: 1 s at 1 TB/s) is far longer than the
+    // all-reduce, so with overlap_grad_reduce only the last bucket stays exposed:
+    // all-reduce / buckets.
+    Scenario s = test::tiny_scenario(1, 1, 16, 1);
+    s.system = test::round_system(2);
+    s.parallelism.dp = 2;
+    s.workload.kind = WorkloadKind::training;
+    s.workload.training.overlap_grad_reduce = true;
+    StageOps st;
+    st.stage.index = 0;
+    st.stage.first = st.stage.last = false;
+    st.stage.groups = {LayerGroup{s.model.groups[0].layer, 2}};
+    st.forward = {build_for_test::streaming_op(1e9)};
+    st.backward = {build_for_test::streaming_op(1e12)};
+    const double psi = count_slice_params(s.model, st.stage.groups, false, false, 1, 1, 1).total();
+    const Placement placement = place(s.parallelism, s.system.network);
+    const auto exposed = [&](double bucket_params, double per_dp) {
+        s.framework.bucket_params = bucket_params;
+        s.framework.bucket_params_per_dp = per_dp;
+        return training_step(s, {st}, placement, 1).stages[0].dp_s;
+    };
+    const double whole = exposed(2 * psi, 0);  // one bucket: nothing hides
+    REQUIRE(whole > 0);
+    CHECK(exposed(psi / 4, 0) == doctest::Approx(whole / 4));
+    // The per-replica term decides when it is larger: psi/8 per replica · 2 replicas = psi/4.
+    CHECK(exposed(1, psi / 8) == doctest::Approx(whole / 4));
+    CHECK(exposed(psi / 8, psi / 8) == doctest::Approx(whole / 4));
+    // Without the overlap the whole all-reduce is exposed.
+    s.workload.training.overlap_grad_reduce = false;
+    CHECK(exposed(psi / 4, 0) == doctest::Approx(whole));
+}
+
 TEST_CASE("ZeRO stages shard optimizer states, then gradients, then weights (16 → 2 + 14/d bytes …)") {
     // The tiny model: Ψ = 32,461,824 parameters (tests/core/test_realism.cpp), 4 replicas.
     const double psi = 32'461'824;
