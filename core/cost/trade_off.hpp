@@ -21,14 +21,17 @@
 #include <string>
 #include <vector>
 
+#include "common/spelling.hpp"
 #include "cost/package.hpp"
 #include "scenario.hpp"
 
 namespace envelope {
 
 enum class Knob { hbm_stacks, die_area_mm2, chiplets, process_node, scale_up_gbps, chips_per_system };
-inline constexpr const char* kKnobNames[] = {"hbm_stacks",    "die_area_mm2", "chiplets",
-                                             "process_node", "scale_up_gbps", "chips_per_system"};
+inline constexpr Spelling<Knob> kKnobNames[] = {
+    {Knob::hbm_stacks, "hbm_stacks"},     {Knob::die_area_mm2, "die_area_mm2"},   {Knob::chiplets, "chiplets"},
+    {Knob::process_node, "process_node"}, {Knob::scale_up_gbps, "scale_up_gbps"}, {Knob::chips_per_system, "chips_per_system"},
+};
 bool knob_needs_package(Knob k);
 
 // One value of a knob: a number, or a process node (resolved by the reader).

@@ -9,14 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "common/spelling.hpp"
 #include "explore/serving_search.hpp"
 #include "scenario.hpp"
 
 namespace envelope {
 
 enum class Resource { peak_flops, hbm_bandwidth, hbm_capacity, scale_up_bandwidth, scale_out_bandwidth };
-inline constexpr const char* kResourceNames[] = {"peak_flops", "hbm_bandwidth", "hbm_capacity", "scale_up_bandwidth",
-                                                 "scale_out_bandwidth"};
+inline constexpr Spelling<Resource> kResourceNames[] = {{Resource::peak_flops, "peak_flops"},
+                                                       {Resource::hbm_bandwidth, "hbm_bandwidth"},
+                                                       {Resource::hbm_capacity, "hbm_capacity"},
+                                                       {Resource::scale_up_bandwidth, "scale_up_bandwidth"},
+                                                       {Resource::scale_out_bandwidth, "scale_out_bandwidth"}};
 
 // What must hold. Inference: the SLO (means) and a least output tokens/s per chip; training:
 // a longest step, a least tokens/s. Every evaluated scenario must also fit in memory.
@@ -31,7 +35,11 @@ struct Target {
 // the chip's (required is then an upper bound: that value); above_range: not met even at
 // 1024 times it; not_applicable: the system has no such level (scale-out on one node).
 enum class RequirementStatus { found, below_range, above_range, not_applicable };
-inline constexpr const char* kRequirementStatusNames[] = {"found", "below_range", "above_range", "not_applicable"};
+inline constexpr Spelling<RequirementStatus> kRequirementStatusNames[] = {
+    {RequirementStatus::found, "found"},
+    {RequirementStatus::below_range, "below_range"},
+    {RequirementStatus::above_range, "above_range"},
+    {RequirementStatus::not_applicable, "not_applicable"}};
 
 struct Requirement {
     Resource resource = Resource::peak_flops;

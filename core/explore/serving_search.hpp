@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/spelling.hpp"
 #include "explore/search_counts.hpp"
 #include "explore/search_point.hpp"
 #include "scenario.hpp"
@@ -22,7 +23,9 @@ namespace envelope {
 // Which serving layouts to search: one engine per replica, separate prefill and decode pools
 // (the concurrency mode only), or both.
 enum class ServingLayouts { aggregated, disaggregated, both };
-inline constexpr const char* kServingLayoutNames[] = {"aggregated", "disaggregated", "both"};
+inline constexpr Spelling<ServingLayouts> kServingLayoutNames[] = {{ServingLayouts::aggregated, "aggregated"},
+                                                                   {ServingLayouts::disaggregated, "disaggregated"},
+                                                                   {ServingLayouts::both, "both"}};
 
 struct ServingSpace {
     int64_t max_chips = 0;                 // 0: the scenario's system count

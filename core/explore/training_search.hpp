@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/spelling.hpp"
 #include "explore/search_counts.hpp"
 #include "explore/search_point.hpp"
 #include "scenario.hpp"
@@ -30,7 +31,8 @@ struct TrainingSpace {
 };
 
 enum class TrainingRank { step_time, mfu, cost };
-inline constexpr const char* kTrainingRankNames[] = {"step_time", "mfu", "cost"};
+inline constexpr Spelling<TrainingRank> kTrainingRankNames[] = {
+    {TrainingRank::step_time, "step_time"}, {TrainingRank::mfu, "mfu"}, {TrainingRank::cost, "cost"}};
 
 struct TrainingSearch {
     std::vector<SearchPoint> top;    // the best `top` by the rank, best first

@@ -8,7 +8,7 @@
 
 namespace envelope {
 
-const char* to_string(SweepAxis a) { return kSweepAxisNames[static_cast<int>(a)]; }
+const char* to_string(SweepAxis a) { return spelling_of(kSweepAxisNames, a); }
 
 int64_t axis_value(const Scenario& s, SweepAxis axis) {
     const InferenceWorkload& w = s.workload.inference;

@@ -9,12 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "common/spelling.hpp"
 #include "scenario.hpp"
 
 namespace envelope {
 
 enum class SweepAxis { batch, input_tokens, output_tokens, tp };
-inline constexpr const char* kSweepAxisNames[] = {"batch", "input_tokens", "output_tokens", "tp"};
+inline constexpr Spelling<SweepAxis> kSweepAxisNames[] = {{SweepAxis::batch, "batch"},
+                                                         {SweepAxis::input_tokens, "input_tokens"},
+                                                         {SweepAxis::output_tokens, "output_tokens"},
+                                                         {SweepAxis::tp, "tp"}};
 const char* to_string(SweepAxis a);
 
 // The most values one sweep evaluates (a range adds the scenario's own: one more).

@@ -21,10 +21,6 @@ namespace envelope {
 
 namespace {
 
-constexpr const char* kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv"};
-constexpr CollectiveKind kOpKinds[] = {CollectiveKind::all_reduce, CollectiveKind::all_gather,
-                                       CollectiveKind::reduce_scatter, CollectiveKind::all_to_all,
-                                       CollectiveKind::broadcast, CollectiveKind::send_recv};
 constexpr double kMaxBytes = 1e15;
 constexpr int kMaxPoints = 200;
 
@@ -55,7 +51,10 @@ Json collective_document(const Json& request) {
     const System sys = parse_system(r.has("fabric") ? on_fabric(r.value("system"), r.string_or("fabric", ""), "fabric")
                                                     : r.value("system"),
                                     "system");
-    const CollectiveKind kind = kOpKinds[r.choice("op", {kOps[0], kOps[1], kOps[2], kOps[3], kOps[4], kOps[5]})];
+    const CollectiveKind kind = r.choice("op", kCollectiveKindNames,
+                                         {CollectiveKind::all_reduce, CollectiveKind::all_gather,
+                                          CollectiveKind::reduce_scatter, CollectiveKind::all_to_all,
+                                          CollectiveKind::broadcast, CollectiveKind::send_recv});
     // The system's network may join more chips than its count (a node preset is one node of
     // a fabric): a collective may use all of them.
     const double joined = sys.network.levels.empty() ? 1.0 : sys.network.chips();
@@ -69,10 +68,7 @@ Json collective_document(const Json& request) {
                                                   " chips the network joins");
     }
     CollectiveOptions options;
-    const int algo = r.choice_or("algorithm", {"auto", "ring", "in_network"}, 0);
-    options.force = algo == 1   ? CollectiveOptions::Force::ring
-                    : algo == 2 ? CollectiveOptions::Force::in_network
-                                : CollectiveOptions::Force::none;
+    options.force = r.choice_or("algorithm", kCollectiveForceNames, CollectiveOptions::Force::none);
     const std::vector<double> sizes = read_sizes(r);
     r.finish();
 

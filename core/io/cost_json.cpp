@@ -14,7 +14,8 @@ namespace envelope {
 
 namespace {
 
-constexpr const char* kPricing[] = {"cloud", "owned"};
+constexpr Spelling<Pricing> kPricing[] = {
+    {Pricing::cloud, "cloud"}, {Pricing::owned, "owned"}, {Pricing::unknown, "unknown"}};
 
 double default_value(const char* key) {
     const Json* doc = cost_document("defaults");
@@ -74,16 +75,16 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
 
     // Pricing: rent when a price per chip-hour is given or known, buy when a chip price is.
     const bool hourly_given = in.has("usd_per_chip_hour");
-    int pricing = -1;
-    if (r && r->has("pricing")) pricing = r->choice("pricing", {kPricing[0], kPricing[1]});
-    if (pricing == 1 && hourly_given) {
+    Pricing pricing = Pricing::unknown;  // the one chosen; c.pricing stays unknown without a price
+    if (r && r->has("pricing")) pricing = r->choice("pricing", kPricing, {Pricing::cloud, Pricing::owned});
+    if (pricing == Pricing::owned && hourly_given) {
         throw InputError(r->path_of("usd_per_chip_hour"), "is a cloud price; it does not apply with pricing \"owned\"");
     }
-    if (pricing < 0) {
-        if (hourly_given || ce.cloud_usd_per_hour > 0) pricing = 0;
-        else if (ce.price_usd > 0 || in.has("chip_usd")) pricing = 1;
+    if (pricing == Pricing::unknown) {
+        if (hourly_given || ce.cloud_usd_per_hour > 0) pricing = Pricing::cloud;
+        else if (ce.price_usd > 0 || in.has("chip_usd")) pricing = Pricing::owned;
     }
-    if (pricing == 0) {
+    if (pricing == Pricing::cloud) {
         if (!hourly_given && ce.cloud_usd_per_hour <= 0) {
             // A missing price leaves the dollars out, never the performance or the energy.
             c.assumptions.push_back("no price: renting needs cost.usd_per_chip_hour, and chip " + chip.name +
@@ -92,7 +93,7 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
             c.pricing = Pricing::cloud;
             c.usd_per_chip_hour = in.read("usd_per_chip_hour", 1e-6, 1e6, ce.cloud_usd_per_hour, chip_from);
         }
-    } else if (pricing == 1 && !in.has("chip_usd") && ce.price_usd <= 0) {
+    } else if (pricing == Pricing::owned && !in.has("chip_usd") && ce.price_usd <= 0) {
         c.assumptions.push_back("no price: buying needs cost.chip_usd, and chip " + chip.name +
                                 " has no purchase price in its presets");
         // The other prices of owning, when given, are still checked (and unused).
@@ -100,7 +101,7 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
         if (in.has("network_usd_per_chip")) r->number("network_usd_per_chip", 0, 1e9);
         if (in.has("amortization_years")) r->number("amortization_years", 0.1, 100);
         if (in.has("usd_per_kwh")) r->number("usd_per_kwh", 0, 100);
-    } else if (pricing == 1) {
+    } else if (pricing == Pricing::owned) {
         c.pricing = Pricing::owned;
         c.chip_usd = in.read("chip_usd", 0, 1e9, ce.price_usd, chip_from);
         c.system_usd_per_chip = in.read("system_usd_per_chip", 0, 1e9, sys.economics.usd_per_chip,
@@ -138,11 +139,10 @@ CostInputs parse_cost(const Json* block, const System& sys, const Parallelism& p
 
 Json to_json(const CostInputs& c) {
     Json j = Json::object();
+    if (c.pricing != Pricing::unknown) j["pricing"] = spelling_of(kPricing, c.pricing);
     if (c.pricing == Pricing::cloud) {
-        j["pricing"] = "cloud";
         j["usd_per_chip_hour"] = c.usd_per_chip_hour;
     } else if (c.pricing == Pricing::owned) {
-        j["pricing"] = "owned";
         j["chip_usd"] = c.chip_usd;
         j["system_usd_per_chip"] = c.system_usd_per_chip;
         j["network_usd_per_chip"] = c.network_usd_per_chip;
@@ -166,7 +166,7 @@ void put(Json& j, const char* key, const std::optional<double>& v) { j[key] = v 
 
 Json to_json(const CostReport& c) {
     Json j = Json::object();
-    j["pricing"] = c.pricing == Pricing::cloud ? "cloud" : c.pricing == Pricing::owned ? "owned" : "unknown";
+    j["pricing"] = spelling_of(kPricing, c.pricing);
     j["chips"] = c.chips;
     j["idle_chips"] = c.idle_chips;
     put(j, "usd_per_chip_hour", c.usd_per_chip_hour);

@@ -10,7 +10,10 @@ using namespace limits;
 
 namespace {
 
-constexpr const char* kTransfer[] = {"after_prefill", "layerwise"};
+constexpr Spelling<KvTransferMode> kTransfer[] = {{KvTransferMode::after_prefill, "after_prefill"},
+                                                  {KvTransferMode::layerwise, "layerwise"}};
+constexpr Spelling<PoolBound> kBinds[] = {
+    {PoolBound::clients, "clients"}, {PoolBound::prefill, "prefill"}, {PoolBound::decode_slots, "decode_slots"}};
 
 ServingPool parse_pool(const Json& value, const std::string& path) {
     JsonReader r(value, path);
@@ -36,7 +39,7 @@ Disaggregated parse_disaggregated(const Json& value, const std::string& path) {
     Disaggregated d;
     d.prefill = parse_pool(r.value("prefill"), r.path_of("prefill"));
     d.decode = parse_pool(r.value("decode"), r.path_of("decode"));
-    d.kv_transfer = static_cast<KvTransferMode>(r.choice_or("kv_transfer", {kTransfer[0], kTransfer[1]}, 0));
+    d.kv_transfer = r.choice_or("kv_transfer", kTransfer, KvTransferMode::after_prefill);
     r.finish();
     return d;
 }
@@ -44,7 +47,7 @@ Disaggregated parse_disaggregated(const Json& value, const std::string& path) {
 Json to_json(const Disaggregated& d) {
     return {{"prefill", to_json(d.prefill)},
             {"decode", to_json(d.decode)},
-            {"kv_transfer", kTransfer[static_cast<int>(d.kv_transfer)]}};
+            {"kv_transfer", spelling_of(kTransfer, d.kv_transfer)}};
 }
 
 namespace {
@@ -64,7 +67,6 @@ Json pool_json(const PoolReport& p, bool decode) {
 }  // namespace
 
 Json to_json(const DisaggregatedReport& d) {
-    constexpr const char* kBinds[] = {"clients", "prefill", "decode_slots"};
     const KvTransferReport& t = d.transfer;
     return {{"prefill", pool_json(d.prefill, false)},
             {"decode", pool_json(d.decode, true)},
@@ -77,7 +79,7 @@ Json to_json(const DisaggregatedReport& d) {
               {"layerwise", t.layerwise},
               {"time_s", t.time_s},
               {"exposed_s", t.exposed_s}}},
-            {"binds", kBinds[static_cast<int>(d.binds)]},
+            {"binds", spelling_of(kBinds, d.binds)},
             {"requests_per_s", d.requests_per_s},
             {"ttft_parts_s",
              {{"prefill_wait", d.prefill_wait_s},

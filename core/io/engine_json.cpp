@@ -9,8 +9,10 @@ namespace envelope {
 
 namespace {
 
-constexpr const char* kImplementations[] = {"library", "custom"};
-constexpr const char* kKvBases[] = {"free_memory", "total_memory"};
+constexpr Spelling<AllReduceImpl> kImplementations[] = {{AllReduceImpl::library, "library"},
+                                                       {AllReduceImpl::custom, "custom"}};
+constexpr Spelling<Engine::KvBasis> kKvBases[] = {{Engine::KvBasis::free_memory, "free_memory"},
+                                                  {Engine::KvBasis::total_memory, "total_memory"}};
 
 }  // namespace
 
@@ -38,9 +40,7 @@ Engine parse_engine(const Json& value, const std::string& path) {
     e.launch_overhead_us = r.number("launch_overhead_us", 0, 1e6);
     e.step_overhead_us = r.number("step_overhead_us", 0, 1e7);
     JsonReader ar(r.value("all_reduce"), r.path_of("all_reduce"));
-    e.collectives.all_reduce = ar.choice("implementation", {kImplementations[0], kImplementations[1]}) == 1
-                                   ? AllReduceImpl::custom
-                                   : AllReduceImpl::library;
+    e.collectives.all_reduce = ar.choice("implementation", kImplementations);
     e.collectives.one_shot_latency_us = ar.number_or("one_shot_latency_us", 0, 1e6, 0);
     e.collectives.one_shot_efficiency = ar.number_or("one_shot_efficiency", 1e-9, 1, 1);
     if (const Json* limits = ar.optional_value("one_shot")) {
@@ -59,9 +59,7 @@ Engine parse_engine(const Json& value, const std::string& path) {
         }
     }
     ar.finish();
-    e.kv_cache_memory_basis = r.choice_or("kv_cache_memory_basis", {kKvBases[0], kKvBases[1]}, 0) == 1
-                                  ? Engine::KvBasis::total_memory
-                                  : Engine::KvBasis::free_memory;
+    e.kv_cache_memory_basis = r.choice_or("kv_cache_memory_basis", kKvBases, Engine::KvBasis::free_memory);
     e.kv_cache_memory_fraction = r.number("kv_cache_memory_fraction", 0.01, 1);
     e.runtime_reserve_gb = r.number_or("runtime_reserve_gb", 0, 1e6, 0);
     e.runtime_reserve_gb_per_replica_chip = r.number_or("runtime_reserve_gb_per_replica_chip", 0, 1e6, 0);
@@ -73,7 +71,7 @@ Engine parse_engine(const Json& value, const std::string& path) {
 }
 
 Json to_json(const Engine& e) {
-    Json ar = {{"implementation", kImplementations[e.collectives.all_reduce == AllReduceImpl::custom ? 1 : 0]}};
+    Json ar = {{"implementation", spelling_of(kImplementations, e.collectives.all_reduce)}};
     Json limits = Json::array();
     for (const OneShotLimit& l : e.collectives.one_shot) {
         limits.push_back({{"max_chips", l.max_chips}, {"max_bytes", l.max_bytes}});
@@ -89,7 +87,7 @@ Json to_json(const Engine& e) {
                 {"launch_overhead_us", e.launch_overhead_us},
                 {"step_overhead_us", e.step_overhead_us},
                 {"all_reduce", ar},
-                {"kv_cache_memory_basis", kKvBases[e.kv_cache_memory_basis == Engine::KvBasis::total_memory ? 1 : 0]},
+                {"kv_cache_memory_basis", spelling_of(kKvBases, e.kv_cache_memory_basis)},
                 {"kv_cache_memory_fraction", e.kv_cache_memory_fraction},
                 {"runtime_reserve_gb", e.runtime_reserve_gb},
                 {"runtime_reserve_gb_per_replica_chip", e.runtime_reserve_gb_per_replica_chip},

@@ -2,17 +2,11 @@
 
 #include "common/error.hpp"
 #include "io/json_reader.hpp"
+#include "io/names.hpp"
 #include "io/preset_ref.hpp"
 #include "io/scenario_json.hpp"
 
 namespace envelope {
-
-namespace {
-
-constexpr const char* kKinds[] = {"current", "megatron", "deepspeed", "fsdp", "maxtext"};
-constexpr const char* kReduces[] = {"reduce_scatter", "all_reduce"};
-
-}  // namespace
 
 Framework parse_framework(const Json& value, const std::string& path) {
     const Json doc = resolve_preset(PresetKind::framework, value, path);
@@ -33,10 +27,10 @@ Framework parse_framework(const Json& value, const std::string& path) {
         }
         mr.finish();
     }
-    f.kind = static_cast<FrameworkKind>(r.choice("kind", {kKinds[0], kKinds[1], kKinds[2], kKinds[3], kKinds[4]}));
+    f.kind = r.choice("kind", kFrameworkKindNames);
     JsonReader sr(r.value("sharded"), r.path_of("sharded"));
     f.sharded_gradient_reduce =
-        sr.choice("gradient_reduce", {kReduces[0], kReduces[1]}) == 1 ? CollectiveKind::all_reduce : CollectiveKind::reduce_scatter;
+        sr.choice("gradient_reduce", kCollectiveKindNames, {CollectiveKind::reduce_scatter, CollectiveKind::all_reduce});
     f.sharded_gather_overlaps = sr.boolean("gather_overlaps");
     f.sharded_reduce_overlaps = sr.boolean("reduce_overlaps");
     sr.finish();
@@ -56,9 +50,9 @@ Framework parse_framework(const Json& value, const std::string& path) {
 Json to_json(const Framework& f) {
     return Json{{"name", f.name},
                 {"source", f.source},
-                {"kind", kKinds[static_cast<int>(f.kind)]},
+                {"kind", spelling_of(kFrameworkKindNames, f.kind)},
                 {"sharded",
-                 {{"gradient_reduce", kReduces[f.sharded_gradient_reduce == CollectiveKind::all_reduce ? 1 : 0]},
+                 {{"gradient_reduce", to_string(f.sharded_gradient_reduce)},
                   {"gather_overlaps", f.sharded_gather_overlaps},
                   {"reduce_overlaps", f.sharded_reduce_overlaps}}},
                 {"gradient_reduce_bytes", f.gradient_reduce_bytes},

@@ -18,13 +18,7 @@ using namespace limits;
 
 namespace {
 
-constexpr const char* kTopologies[] = {"switch", "fully_connected", "ring", "torus", "fat_tree", "dragonfly"};
-constexpr Topology kTopologyValues[] = {Topology::switch_, Topology::fully_connected, Topology::ring,
-                                        Topology::torus,   Topology::fat_tree,        Topology::dragonfly};
-
-Topology read_topology(const Json& v, const std::string& path) {
-    return kTopologyValues[read_choice(v, path, {std::begin(kTopologies), std::end(kTopologies)})];
-}
+Topology read_topology(const Json& v, const std::string& path) { return read_spelling(v, path, kTopologyNames); }
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/spelling.hpp"
 #include "io/json.hpp"
 
 namespace envelope {
@@ -31,6 +32,10 @@ public:
     std::string string(const char* key);
     // One of `allowed`; returns its index.
     int choice(const char* key, std::initializer_list<const char*> allowed);
+    // One of the names in an enum's spelling table (or of its entries whose values are in
+    // `only`); returns that value.
+    template <class E, std::size_t N>
+    E choice(const char* key, const Spelling<E> (&table)[N], std::initializer_list<E> only = {});
     const Json& value(const char* key);  // any type, for nested readers
 
     // Optional fields: absent or null gives the documented default.
@@ -40,6 +45,8 @@ public:
     bool boolean_or(const char* key, bool fallback);
     std::string string_or(const char* key, const std::string& fallback);
     int choice_or(const char* key, std::initializer_list<const char*> allowed, int fallback);
+    template <class E, std::size_t N>
+    E choice_or(const char* key, const Spelling<E> (&table)[N], E fallback, std::initializer_list<E> only = {});
     const Json* optional_value(const char* key);
 
     // Throws for any key not read above.
@@ -58,6 +65,27 @@ int64_t read_integer(const Json& v, const std::string& path, int64_t min, int64_
 double read_number(const Json& v, const std::string& path, double min, double max);
 // Index of the string `v` in `allowed`.
 int read_choice(const Json& v, const std::string& path, const std::vector<std::string>& allowed);
+// The value of the name `v` in an enum's spelling table.
+template <class E, std::size_t N>
+E read_spelling(const Json& v, const std::string& path, const Spelling<E> (&table)[N]) {
+    const auto accepted = accepted_spellings(table);
+    return accepted[static_cast<std::size_t>(read_choice(v, path, spelling_names(accepted)))].value;
+}
+
+template <class E, std::size_t N>
+E JsonReader::choice(const char* key, const Spelling<E> (&table)[N], std::initializer_list<E> only) {
+    const auto accepted = accepted_spellings(table, only);
+    return accepted[static_cast<std::size_t>(read_choice(required(key), path_of(key), spelling_names(accepted)))].value;
+}
+
+template <class E, std::size_t N>
+E JsonReader::choice_or(const char* key, const Spelling<E> (&table)[N], E fallback, std::initializer_list<E> only) {
+    if (!has(key)) {
+        seen_.insert(key);
+        return fallback;
+    }
+    return choice(key, table, only);
+}
 
 // JSON type name for messages ("string", "number", ...).
 const char* json_type_name(const Json& v);

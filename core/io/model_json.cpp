@@ -62,7 +62,7 @@ MambaSpec read_mamba(const Json& v, const std::string& path) {
 }
 
 NormKind read_norm(JsonReader& r) {
-    return r.choice_or("norm", {"rmsnorm", "layernorm"}, 0) == 1 ? NormKind::layernorm : NormKind::rmsnorm;
+    return r.choice_or("norm", kNormKindNames, NormKind::rmsnorm);
 }
 
 // The layer's MLP (or mixture), norm and block form.

@@ -12,9 +12,18 @@ namespace envelope {
 
 namespace {
 
-constexpr const char* kKinds[] = {"organic", "fan_out", "si_interposer", "bridge"};
-constexpr const char* kKindPresets[] = {"organic", "fan-out", "si-interposer", "bridge"};
-constexpr const char* kYieldModels[] = {"negative_binomial", "poisson", "murphy"};
+constexpr Spelling<PackageKind> kKinds[] = {{PackageKind::organic, "organic"},
+                                            {PackageKind::fan_out, "fan_out"},
+                                            {PackageKind::si_interposer, "si_interposer"},
+                                            {PackageKind::bridge, "bridge"}};
+// The same kinds' keys in presets/costs/packaging.json.
+constexpr Spelling<PackageKind> kKindPresets[] = {{PackageKind::organic, "organic"},
+                                                  {PackageKind::fan_out, "fan-out"},
+                                                  {PackageKind::si_interposer, "si-interposer"},
+                                                  {PackageKind::bridge, "bridge"}};
+constexpr Spelling<YieldModel> kYieldModels[] = {{YieldModel::negative_binomial, "negative_binomial"},
+                                                 {YieldModel::poisson, "poisson"},
+                                                 {YieldModel::murphy, "murphy"}};
 
 const Json& cost_data(const char* key) {
     const Json* doc = cost_document(key);
@@ -101,9 +110,9 @@ Wafer read_node(const Json& v, const std::string& path, const Wafer& base, doubl
 PackageSpec parse_package(const Json& value, const std::string& path) {
     JsonReader r(value, path);
     PackageSpec p;
-    p.kind = static_cast<PackageKind>(r.choice_or("kind", {kKinds[0], kKinds[1], kKinds[2], kKinds[3]}, 0));
-    const auto model = static_cast<YieldModel>(r.choice_or("yield_model", {kYieldModels[0], kYieldModels[1], kYieldModels[2]}, 0));
-    const Json* kind = entry("packaging", "packages", kKindPresets[static_cast<int>(p.kind)]);
+    p.kind = r.choice_or("kind", kKinds, PackageKind::organic);
+    const YieldModel model = r.choice_or("yield_model", kYieldModels, YieldModel::negative_binomial);
+    const Json* kind = entry("packaging", "packages", spelling_of(kKindPresets, p.kind));
     const Json* organic = entry("packaging", "packages", "organic");
     if (!kind || !organic) throw std::logic_error("presets/costs/packaging.json lacks a package kind");
     const Wafer wafer = base_wafer(model, r);

@@ -12,8 +12,6 @@ using namespace limits;
 
 namespace {
 
-constexpr const char* kDimNames[] = {"tp", "cp", "ep", "dp", "pp"};
-
 std::array<ParallelDim, kOrderedDims> read_order(const Json& v, const std::string& path) {
     if (!v.is_array() || v.size() != kOrderedDims) {
         throw InputError(path, "must list the five dimensions \"tp\", \"cp\", \"ep\", \"dp\", \"pp\" once each, "
@@ -21,12 +19,14 @@ std::array<ParallelDim, kOrderedDims> read_order(const Json& v, const std::strin
     }
     std::array<ParallelDim, kOrderedDims> order{};
     std::array<bool, kOrderedDims> seen{};
+    const auto ordered = accepted_spellings(  // every dimension but etp, which `order` does not place
+        kParallelDimNames, {ParallelDim::tp, ParallelDim::cp, ParallelDim::ep, ParallelDim::dp, ParallelDim::pp});
     for (std::size_t i = 0; i < kOrderedDims; ++i) {
         const std::string ip = path + "[" + std::to_string(i) + "]";
-        const int d = read_choice(v[i], ip, {std::begin(kDimNames), std::end(kDimNames)});
-        if (seen[static_cast<std::size_t>(d)]) throw InputError(ip, std::string("repeats \"") + kDimNames[d] + "\"");
-        seen[static_cast<std::size_t>(d)] = true;
-        order[i] = static_cast<ParallelDim>(d);
+        const auto d = static_cast<std::size_t>(read_choice(v[i], ip, spelling_names(ordered)));
+        if (seen[d]) throw InputError(ip, std::string("repeats \"") + ordered[d].name + "\"");
+        seen[d] = true;
+        order[i] = ordered[d].value;
     }
     return order;
 }
@@ -45,7 +45,7 @@ Parallelism parse_parallelism(const Json& value, const std::string& path) {
     p.pp = r.integer_or("pp", 1, kMaxLayers, 1);
     p.virtual_stages = r.integer_or("virtual_stages", 1, kMaxLayers, 1);
     p.micro_batches = r.integer_or("micro_batches", 0, kMaxBatch, 0);
-    p.schedule = static_cast<PipelineSchedule>(r.choice_or("schedule", {"gpipe", "1f1b", "interleaved_1f1b", "zb_h1"}, 1));
+    p.schedule = r.choice_or("schedule", kPipelineScheduleNames, PipelineSchedule::one_f_one_b);
     p.zero = static_cast<int>(r.integer_or("zero", 0, 3, 0));
     if (const Json* order = r.optional_value("order")) p.order = read_order(*order, r.path_of("order"));
     if (const Json* stages = r.optional_value("stage_layers")) {

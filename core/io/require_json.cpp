@@ -6,6 +6,7 @@
 #include "evaluate.hpp"
 #include "explore/requirement.hpp"
 #include "io/json_reader.hpp"
+#include "io/names.hpp"
 #include "io/scenario_json.hpp"
 #include "version.hpp"
 
@@ -48,18 +49,18 @@ Json require_document(const Json& request) {
     Json list = Json::array();
     for (const Requirement& q : a.resources) {
         const auto i = static_cast<std::size_t>(q.resource);
-        list.push_back({{"resource", kResourceNames[i]},
+        list.push_back({{"resource", spelling_of(kResourceNames, q.resource)},
                         {"unit", kUnits[i]},
-                        {"status", kRequirementStatusNames[static_cast<std::size_t>(q.status)]},
+                        {"status", spelling_of(kRequirementStatusNames, q.status)},
                         {"current", q.current},
                         {"required", optional_number(q.required)},
                         {"ratio", optional_number(q.ratio)}});
     }
     return {{"ok", true},
             {"version", kVersion},
-            {"workload", training ? "training" : "inference"},
+            {"workload", to_string(training ? WorkloadKind::training : WorkloadKind::inference)},
             {"met", a.met},
-            {"binds", a.binds ? Json(kResourceNames[static_cast<std::size_t>(*a.binds)]) : Json(nullptr)},
+            {"binds", a.binds ? Json(spelling_of(kResourceNames, *a.binds)) : Json(nullptr)},
             {"resources", std::move(list)}};
 }
 

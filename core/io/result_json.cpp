@@ -120,7 +120,7 @@ Json to_json(const Result& r, const Scenario& s) {
     Json out = Json::object();
     out["ok"] = true;
     out["version"] = kVersion;
-    out["workload"] = training ? "training" : "inference";
+    out["workload"] = to_string(r.kind);
     out["scenario"] = to_json(s);
     out["summary"] = training ? training_summary_json(r.training) : inference_summary(r);
     if (training) {

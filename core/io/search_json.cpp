@@ -19,6 +19,10 @@ namespace envelope {
 
 namespace {
 
+// A search is named by what it searches: training layouts, or serving ones (inference).
+constexpr Spelling<WorkloadKind> kSearches[] = {{WorkloadKind::training, "training"},
+                                                {WorkloadKind::inference, "serving"}};
+
 constexpr std::size_t kMaxListValues = 64;
 constexpr int64_t kMaxChipCounts = 16;
 constexpr int kMaxTop = 100;
@@ -42,16 +46,14 @@ std::vector<int64_t> integers(JsonReader& r, const char* key, int64_t min, int64
     return out;
 }
 
-// A list of names of enum E, spelled as io/names.cpp spells them.
+// A list of names from an enum's spelling table (io/names.hpp).
 template <typename E, std::size_t N>
-std::vector<E> choices(JsonReader& r, const char* key, const E (&all)[N]) {
+std::vector<E> choices(JsonReader& r, const char* key, const Spelling<E> (&table)[N]) {
     std::vector<E> out;
     if (!r.has(key)) return out;
-    std::vector<std::string> names;
-    for (E e : all) names.emplace_back(to_string(e));
     const Json& v = list_of(r, key);
     for (std::size_t i = 0; i < v.size(); ++i) {
-        out.push_back(all[read_choice(v[i], r.path_of(key) + "[" + std::to_string(i) + "]", names)]);
+        out.push_back(read_spelling(v[i], r.path_of(key) + "[" + std::to_string(i) + "]", table));
     }
     return out;
 }
@@ -78,7 +80,7 @@ Scenario scenario_of(JsonReader& r, WorkloadKind kind) {
     }
     if (s.workload.kind != kind) {
         throw InputError("scenario.workload.kind", std::string("must be \"") +
-                                                       (kind == WorkloadKind::training ? "training" : "inference") +
+                                                       to_string(kind) +
                                                        "\" for this search");
     }
     return s;
@@ -151,8 +153,7 @@ Json training_search(JsonReader& r) {
             space.chips = {read_integer(*chips, "chips", 1, limits::kMaxChips)};
         }
     }
-    const auto rank = static_cast<TrainingRank>(
-        r.choice_or("rank", {kTrainingRankNames[0], kTrainingRankNames[1], kTrainingRankNames[2]}, 0));
+    const TrainingRank rank = r.choice_or("rank", kTrainingRankNames, TrainingRank::step_time);
     const int top = static_cast<int>(r.integer_or("top", 1, kMaxTop, 10));
     if (const Json* sp = r.optional_value("space")) {
         JsonReader q(*sp, "space");
@@ -163,11 +164,8 @@ Json training_search(JsonReader& r) {
         for (int64_t v : integers(q, "sp", 0, 1)) space.sp.push_back(static_cast<int>(v));
         space.micro_batch = integers(q, "micro_batch", 1, limits::kMaxBatch);
         space.virtual_stages = integers(q, "virtual_stages", 1, limits::kMaxLayers);
-        static constexpr PipelineSchedule kSchedules[] = {PipelineSchedule::gpipe, PipelineSchedule::one_f_one_b,
-                                                          PipelineSchedule::interleaved_1f1b, PipelineSchedule::zero_bubble};
-        space.schedule = choices(q, "schedule", kSchedules);
-        static constexpr Recompute kRecompute[] = {Recompute::none, Recompute::selective, Recompute::full};
-        space.recompute = choices(q, "recompute", kRecompute);
+        space.schedule = choices(q, "schedule", kPipelineScheduleNames);
+        space.recompute = choices(q, "recompute", kRecomputeNames);
         for (int64_t v : integers(q, "zero", 0, 3)) space.zero.push_back(static_cast<int>(v));
         q.finish();
     }
@@ -179,9 +177,9 @@ Json training_search(JsonReader& r) {
     for (int64_t c : space.chips.empty() ? std::vector<int64_t>{base.system.count} : space.chips) chips.push_back(c);
     return {{"ok", true},
             {"version", kVersion},
-            {"search", "training"},
+            {"search", spelling_of(kSearches, WorkloadKind::training)},
             {"chips", chips},
-            {"rank", kTrainingRankNames[static_cast<int>(rank)]},
+            {"rank", spelling_of(kTrainingRankNames, rank)},
             {"cost", found.priced ? "usd_per_step" : "chip_hours_per_step"},
             {"counts", counts_json(found.counts)},
             {"top", std::move(topj)},
@@ -196,8 +194,7 @@ Json serving_search(JsonReader& r) {
     }
     ServingSpace space;
     space.max_chips = r.integer_or("chips", 1, limits::kMaxChips, 0);
-    space.layouts = static_cast<ServingLayouts>(
-        r.choice_or("layouts", {kServingLayoutNames[0], kServingLayoutNames[1], kServingLayoutNames[2]}, 0));
+    space.layouts = r.choice_or("layouts", kServingLayoutNames, ServingLayouts::aggregated);
     if (space.layouts != ServingLayouts::aggregated && base.workload.inference.mode != ServingMode::concurrency) {
         throw InputError("layouts", "disaggregated pools are modelled in the concurrency mode (a closed loop of "
                                     "clients): give scenario.workload.mode \"concurrency\"");
@@ -241,7 +238,7 @@ Json serving_search(JsonReader& r) {
     }
     return {{"ok", true},
             {"version", kVersion},
-            {"search", "serving"},
+            {"search", spelling_of(kSearches, WorkloadKind::inference)},
             {"chips", space.max_chips > 0 ? space.max_chips : base.system.count},
             {"request_rate", rate > 0 ? Json(rate) : Json(nullptr)},
             {"counts", counts_json(found.counts)},
@@ -256,8 +253,7 @@ Json serving_search(JsonReader& r) {
 
 Json search_document(const Json& request) {
     JsonReader r(request, "");
-    const int kind = r.choice("search", {"training", "serving"});
-    return kind == 0 ? training_search(r) : serving_search(r);
+    return r.choice("search", kSearches) == WorkloadKind::training ? training_search(r) : serving_search(r);
 }
 
 }  // namespace envelope

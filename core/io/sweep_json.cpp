@@ -22,8 +22,7 @@ SweepRequest parse_sweep_request(const Json& request) {
     JsonReader r(request, "");
     SweepRequest q;
     q.scenario = &r.value("scenario");
-    q.axis = static_cast<SweepAxis>(r.choice("axis", {kSweepAxisNames[0], kSweepAxisNames[1], kSweepAxisNames[2],
-                                                       kSweepAxisNames[3]}));
+    q.axis = r.choice("axis", kSweepAxisNames);
     const int64_t max = sweep_axis_max(q.axis);
     const Json* values = r.optional_value("values");
     const Json* range = r.optional_value("range");

@@ -8,6 +8,7 @@
 #include "evaluate.hpp"
 #include "io/cost_json.hpp"
 #include "io/json_reader.hpp"
+#include "io/names.hpp"
 #include "io/scenario_json.hpp"
 #include "io/schema_limits.hpp"
 #include "version.hpp"
@@ -41,7 +42,7 @@ Json optional(const std::optional<double>& v) { return v ? Json(*v) : Json(nullp
 Json point_json(const TradeOffPoint& p, const std::vector<KnobAxis>& axes, bool training) {
     Json setting = Json::object();
     for (std::size_t a = 0; a < axes.size(); ++a) {
-        const char* name = kKnobNames[static_cast<int>(axes[a].knob)];
+        const char* name = spelling_of(kKnobNames, axes[a].knob);
         setting[name] = axes[a].knob == Knob::process_node ? Json(p.setting[a]) : Json(p.values[a]);
     }
     Json j = {{"setting", setting}, {"ok", p.error.empty()}};
@@ -90,8 +91,7 @@ Json tradeoff_document(const Json& request) {
         const std::string path = "knobs[" + std::to_string(i) + "]";
         JsonReader k(knobs[i], path);
         KnobAxis axis;
-        axis.knob = static_cast<Knob>(k.choice("knob", {kKnobNames[0], kKnobNames[1], kKnobNames[2], kKnobNames[3],
-                                                         kKnobNames[4], kKnobNames[5]}));
+        axis.knob = k.choice("knob", kKnobNames);
         if (!seen.insert(static_cast<int>(axis.knob)).second) throw InputError(k.path_of("knob"), "is given twice");
         if (knob_needs_package(axis.knob) && !s.cost.package) {
             throw InputError(k.path_of("knob"), "needs the accelerator's package: give scenario.cost.package");
@@ -120,11 +120,11 @@ Json tradeoff_document(const Json& request) {
 
     const TradeOff t = trade_off(s, axes);
     Json names = Json::array(), list = Json::array();
-    for (const KnobAxis& a : axes) names.push_back(kKnobNames[static_cast<int>(a.knob)]);
+    for (const KnobAxis& a : axes) names.push_back(spelling_of(kKnobNames, a.knob));
     for (const TradeOffPoint& p : t.points) list.push_back(point_json(p, axes, t.training));
     return {{"ok", true},
             {"version", kVersion},
-            {"workload", t.training ? "training" : "inference"},
+            {"workload", to_string(t.training ? WorkloadKind::training : WorkloadKind::inference)},
             {"knobs", names},
             {"base_package_usd", optional(t.base_package_usd)},
             {"points", list}};

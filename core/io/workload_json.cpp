@@ -76,8 +76,7 @@ void read_lengths(JsonReader& r, InferenceWorkload& w) {
 
 InferenceWorkload read_inference(JsonReader& r) {
     InferenceWorkload w;
-    constexpr ServingMode kModes[] = {ServingMode::static_batch, ServingMode::concurrency, ServingMode::server};
-    w.mode = kModes[r.choice_or("mode", {"static", "concurrency", "server"}, 0)];
+    w.mode = r.choice_or("mode", kServingModeNames, ServingMode::static_batch);
     w.batch = r.integer("batch", 1, kMaxBatch);
     read_lengths(r, w);
     if (w.mode == ServingMode::server) w.request_rate = r.number("request_rate", 1e-9, 1e9);
@@ -97,8 +96,8 @@ Offload read_offload(JsonReader& r) {
     const Json* v = r.optional_value("offload");
     if (!v) return o;
     JsonReader orr(*v, r.path_of("offload"));
-    o.optimizer = static_cast<OffloadTarget>(orr.choice_or("optimizer", {"none", "cpu", "nvme"}, 0));
-    o.parameters = static_cast<OffloadTarget>(orr.choice_or("parameters", {"none", "cpu", "nvme"}, 0));
+    o.optimizer = orr.choice_or("optimizer", kOffloadTargetNames, OffloadTarget::none);
+    o.parameters = orr.choice_or("parameters", kOffloadTargetNames, OffloadTarget::none);
     orr.finish();
     return o;
 }
@@ -110,34 +109,27 @@ Peft read_peft(JsonReader& r) {
     const Json* v = r.optional_value("peft");
     if (!v) return p;
     JsonReader pr(*v, r.path_of("peft"));
-    p.method = pr.choice("method", {kPeftMethodNames[0], kPeftMethodNames[1]}) == 0 ? PeftMethod::lora : PeftMethod::qlora;
+    p.method = pr.choice("method", kPeftMethodNames);
     p.rank = pr.integer("rank", 1, kMaxAdapterRank);
     p.alpha = pr.number_or("alpha", 0, 1e6, 0);
     p.dropout = pr.number_or("dropout", 0, 0.99, 0);
     const Json& targets = pr.value("targets");
     const std::string tpath = pr.path_of("targets");
-    std::vector<std::string> names;
     std::string listed;
-    for (const LoraTargetName& n : kLoraTargetNames) {
-        names.emplace_back(n.name);
-        listed += (listed.empty() ? "" : ", ") + std::string(n.name);
-    }
+    for (const Spelling<LoraTarget>& n : kLoraTargetNames) listed += (listed.empty() ? "" : ", ") + std::string(n.name);
     if (!targets.is_array() || targets.empty()) {
         throw InputError(tpath, "must be a non-empty list of the matrices the adapters sit beside, from: " + listed);
     }
     for (std::size_t i = 0; i < targets.size(); ++i) {
         const std::string path = tpath + "[" + std::to_string(i) + "]";
-        const LoraTarget t = kLoraTargetNames[read_choice(targets[i], path, names)].target;
+        const LoraTarget t = read_spelling(targets[i], path, kLoraTargetNames);
         if (std::find(p.targets.begin(), p.targets.end(), t) != p.targets.end()) {
             throw InputError(path, "names a matrix already in the list (" + targets[i].get<std::string>() + ")");
         }
         p.targets.push_back(t);
     }
     const bool qlora = p.method == PeftMethod::qlora;
-    const int base = pr.choice_or("base_precision", {kBaseFormatNames[0], kBaseFormatNames[1], kBaseFormatNames[2],
-                                                     kBaseFormatNames[3], kBaseFormatNames[4]},
-                                  qlora ? static_cast<int>(BaseFormat::nf4) : static_cast<int>(BaseFormat::bf16));
-    p.base = static_cast<BaseFormat>(base);
+    p.base = pr.choice_or("base_precision", kBaseFormatNames, qlora ? BaseFormat::nf4 : BaseFormat::bf16);
     if (qlora != (p.base == BaseFormat::nf4)) {
         throw InputError(pr.path_of("base_precision"),
                          qlora ? "QLoRA's base is NF4: base_precision must be \"nf4\" (or absent)"
@@ -156,7 +148,7 @@ TrainingWorkload read_training(JsonReader& r) {
     t.seq_len = r.integer("seq_len", 1, kMaxTokens);
     t.global_batch = r.integer("global_batch", 1, kMaxBatch);
     t.micro_batch = r.integer("micro_batch", 1, t.global_batch);
-    t.recompute = static_cast<Recompute>(r.choice_or("recompute", {"none", "selective", "full"}, 0));
+    t.recompute = r.choice_or("recompute", kRecomputeNames, Recompute::none);
     t.precision = read_precision(r.value("precision"), r.path_of("precision"));
     t.flash_attention = r.boolean_or("flash_attention", true);
     t.dropout = r.boolean_or("dropout", false);
@@ -174,7 +166,7 @@ TrainingWorkload read_training(JsonReader& r) {
 Workload parse_workload(const Json& value, const std::string& path, std::optional<Parallelism>* legacy) {
     JsonReader r(value, path);
     Workload w;
-    w.kind = r.choice_or("kind", {"inference", "training"}, 0) == 1 ? WorkloadKind::training : WorkloadKind::inference;
+    w.kind = r.choice_or("kind", kWorkloadKindNames, WorkloadKind::inference);
     if (w.kind == WorkloadKind::training) {
         w.training = read_training(r);
     } else {
@@ -193,10 +185,10 @@ Workload parse_workload(const Json& value, const std::string& path, std::optiona
 Json to_json(const Peft& p) {
     Json targets = Json::array();
     for (LoraTarget t : p.targets) targets.push_back(to_string(t));
-    Json j{{"method", kPeftMethodNames[p.method == PeftMethod::qlora ? 1 : 0]},
+    Json j{{"method", spelling_of(kPeftMethodNames, p.method)},
            {"rank", p.rank},
            {"targets", targets},
-           {"base_precision", kBaseFormatNames[static_cast<int>(p.base)]}};
+           {"base_precision", spelling_of(kBaseFormatNames, p.base)}};
     if (p.alpha > 0) j["alpha"] = p.alpha;
     if (p.dropout > 0) j["dropout"] = p.dropout;
     if (p.method == PeftMethod::qlora) j["double_quantization"] = p.double_quantization;
@@ -206,7 +198,7 @@ Json to_json(const Peft& p) {
 Json to_json(const Workload& w) {
     if (w.kind == WorkloadKind::training) {
         const TrainingWorkload& t = w.training;
-        Json j{{"kind", "training"},
+        Json j{{"kind", to_string(WorkloadKind::training)},
                     {"seq_len", t.seq_len},
                     {"global_batch", t.global_batch},
                     {"micro_batch", t.micro_batch},
@@ -224,8 +216,8 @@ Json to_json(const Workload& w) {
         return j;
     }
     const InferenceWorkload& i = w.inference;
-    Json j{{"kind", "inference"},
-           {"mode", i.mode == ServingMode::concurrency ? "concurrency" : i.mode == ServingMode::server ? "server" : "static"},
+    Json j{{"kind", to_string(WorkloadKind::inference)},
+           {"mode", to_string(i.mode)},
                 {"batch", i.batch},
                 {"input_tokens", i.lengths.on() ? Json(i.lengths.input_mean) : Json(i.input_tokens)},
                 {"output_tokens", i.lengths.on() ? Json(i.lengths.output_mean) : Json(i.output_tokens)},

@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/spelling.hpp"
+
 namespace envelope {
 
 // etp: the expert tensor-parallel group of a folded expert layout whose experts span chips of
@@ -25,7 +27,11 @@ namespace envelope {
 enum class ParallelDim { tp, cp, ep, dp, pp, etp };
 inline constexpr std::size_t kOrderedDims = 5;   // the dimensions `order` lists
 inline constexpr std::size_t kParallelDims = 6;
-const char* to_string(ParallelDim d);
+inline constexpr Spelling<ParallelDim> kParallelDimNames[] = {
+    {ParallelDim::tp, "tp"}, {ParallelDim::cp, "cp"}, {ParallelDim::ep, "ep"},
+    {ParallelDim::dp, "dp"}, {ParallelDim::pp, "pp"}, {ParallelDim::etp, "etp"},
+};
+inline const char* to_string(ParallelDim d) { return spelling_of(kParallelDimNames, d); }
 
 // gpipe: all forwards, then all backwards; 1F1B (PipeDream-Flush); interleaved 1F1B with
 // virtual stages; ZB-H1 (Qi et al. 2024, arXiv:2401.10241): 1F1B's memory, the weight

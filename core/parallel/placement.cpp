@@ -6,18 +6,6 @@
 
 namespace envelope {
 
-const char* to_string(ParallelDim d) {
-    switch (d) {
-        case ParallelDim::tp: return "tp";
-        case ParallelDim::cp: return "cp";
-        case ParallelDim::ep: return "ep";
-        case ParallelDim::dp: return "dp";
-        case ParallelDim::pp: return "pp";
-        case ParallelDim::etp: return "etp";
-    }
-    return "tp";
-}
-
 Spans place_group(const Network& net, int64_t size, int64_t stride) {
     Spans spans;
     if (size <= 1) return spans;

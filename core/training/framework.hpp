@@ -11,6 +11,7 @@
 // synchronously, and under PTD-P at 153 (Narayanan et al. 2021, Table 2).
 #include <string>
 
+#include "common/spelling.hpp"
 #include "engine/engine.hpp"
 #include "network/collective_kind.hpp"
 
@@ -19,6 +20,10 @@ namespace envelope {
 // What family the profile describes: it picks no formula by itself (the mechanisms below
 // do), it tells the result which software the numbers assume.
 enum class FrameworkKind { current, megatron, deepspeed, fsdp, maxtext };
+inline constexpr Spelling<FrameworkKind> kFrameworkKindNames[] = {
+    {FrameworkKind::current, "current"}, {FrameworkKind::megatron, "megatron"}, {FrameworkKind::deepspeed, "deepspeed"},
+    {FrameworkKind::fsdp, "fsdp"},       {FrameworkKind::maxtext, "maxtext"},
+};
 
 struct Framework {
     std::string name = "current practice (Megatron-Core defaults)";

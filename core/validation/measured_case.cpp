@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/format.hpp"
+#include "io/names.hpp"
 #include "presets/registry.hpp"
 #include "validation/annotations.hpp"
 #include "validation/case_fields.hpp"
@@ -346,7 +347,8 @@ void read_training(const Json& doc, MeasuredCase& c) {
     const Json* zero = optional_member(t, "zero");
     c.recompute_unknown = !optional_member(t, "recompute");
     const std::string recompute = c.recompute_unknown ? "none" : text(t, "recompute", "training");
-    if (recompute != "none" && recompute != "selective" && recompute != "full") {
+    if (std::none_of(std::begin(kRecomputeNames), std::end(kRecomputeNames),
+                     [&](const Spelling<Recompute>& r) { return recompute == r.name; })) {
         skip("training.recompute \"" + recompute + "\" is not none, selective or full");
     }
     c.job_chips = count(hw, "count", "hardware");

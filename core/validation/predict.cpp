@@ -6,6 +6,7 @@
 #include "evaluate.hpp"
 #include "inference/evaluate.hpp"
 #include "inference/max_batch.hpp"
+#include "io/names.hpp"
 #include "io/scenario_json.hpp"
 #include "ops/builders.hpp"
 #include "network/nccl_tests.hpp"
@@ -92,13 +93,10 @@ double predict_gemm(const MeasuredCase& c) {
 // nccl-tests: one collective over all the case's ranks, `stride` chips apart (§20.2).
 double predict_collective(const MeasuredCase& c, Json* request) {
     const System sys = system_of(c);
-    constexpr const char* kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv"};
-    constexpr CollectiveKind kKinds[] = {CollectiveKind::all_reduce, CollectiveKind::all_gather,
-                                         CollectiveKind::reduce_scatter, CollectiveKind::all_to_all,
-                                         CollectiveKind::broadcast, CollectiveKind::send_recv};
-    const auto* op = std::find(std::begin(kOps), std::end(kOps), c.op);
-    if (op == std::end(kOps)) skip("collective " + c.op + " is not one nccl-tests runs");
-    const CollectiveKind kind = kKinds[op - std::begin(kOps)];
+    const auto* op = std::find_if(std::begin(kCollectiveKindNames), std::end(kCollectiveKindNames),
+                                  [&](const Spelling<CollectiveKind>& k) { return k.value != CollectiveKind::none && c.op == k.name; });
+    if (op == std::end(kCollectiveKindNames)) skip("collective " + c.op + " is not one nccl-tests runs");
+    const CollectiveKind kind = op->value;
     CollectiveOptions options;  // nccl-tests: the library, with the algorithm the source forced if any
     options.force = c.algorithm == "ring"   ? CollectiveOptions::Force::ring
                     : c.algorithm == "nvls" ? CollectiveOptions::Force::in_network
@@ -110,7 +108,7 @@ double predict_collective(const MeasuredCase& c, Json* request) {
                     {"chips", c.ranks},
                     {"stride", c.stride},
                     {"bytes", c.bytes},
-                    {"algorithm", c.algorithm == "ring" ? "ring" : c.algorithm == "nvls" ? "in_network" : "auto"}};
+                    {"algorithm", to_string(options.force)}};
     }
     const CollectivePoint p = collective_point(kind, place_group(sys.network, c.ranks, c.stride), c.bytes, options);
     if (c.primary == "time_us") return p.time_s * 1e6;
@@ -126,16 +124,14 @@ double predict_training(const MeasuredCase& c, Json* scenario) {
     const auto fits = [](const Result& x) {
         return std::all_of(x.training_memory.begin(), x.training_memory.end(), [](const auto& m) { return m.fits; });
     };
-    const char* recompute = "none";
-    for (const auto& [next, name] : {std::pair{Recompute::selective, "selective"}, std::pair{Recompute::full, "full"}}) {
+    for (const Recompute next : {Recompute::selective, Recompute::full}) {
         if (!c.recompute_unknown || fits(r)) break;
         s.workload.training.recompute = next;
-        recompute = name;
         r = evaluate(s);
     }
     if (scenario) {
         *scenario = c.scenario;
-        if (c.recompute_unknown) (*scenario)["workload"]["recompute"] = recompute;
+        if (c.recompute_unknown) (*scenario)["workload"]["recompute"] = to_string(s.workload.training.recompute);
     }
     const TrainingSummary& t = r.training;
     if (c.primary == "step_time_s") return t.step_time_s;

@@ -11,6 +11,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include "common/spelling.hpp"
+
 namespace envelope {
 
 enum class PeftMethod { none, lora, qlora };
@@ -24,21 +26,20 @@ enum class BaseFormat { bf16, fp16, fp8, fp4, nf4 };
 enum class LoraTarget { q, k, v, qkv, out, gate, up, gate_up, down };
 
 // The one table of their spellings (the first of a target's names is the one written back).
-struct LoraTargetName {
-    const char* name;
-    LoraTarget target;
-};
-inline constexpr LoraTargetName kLoraTargetNames[] = {
-    {"q_proj", LoraTarget::q},          {"k_proj", LoraTarget::k},         {"v_proj", LoraTarget::v},
-    {"linear_qkv", LoraTarget::qkv},    {"o_proj", LoraTarget::out},       {"linear_proj", LoraTarget::out},
-    {"gate_proj", LoraTarget::gate},    {"up_proj", LoraTarget::up},       {"linear_fc1", LoraTarget::gate_up},
-    {"down_proj", LoraTarget::down},    {"linear_fc2", LoraTarget::down},
+inline constexpr Spelling<LoraTarget> kLoraTargetNames[] = {
+    {LoraTarget::q, "q_proj"},          {LoraTarget::k, "k_proj"},         {LoraTarget::v, "v_proj"},
+    {LoraTarget::qkv, "linear_qkv"},    {LoraTarget::out, "o_proj"},       {LoraTarget::out, "linear_proj"},
+    {LoraTarget::gate, "gate_proj"},    {LoraTarget::up, "up_proj"},       {LoraTarget::gate_up, "linear_fc1"},
+    {LoraTarget::down, "down_proj"},    {LoraTarget::down, "linear_fc2"},
 };
 
-// The spellings of the methods and base formats, in enum order (none has none: the field is
-// absent).
-inline constexpr const char* kPeftMethodNames[] = {"lora", "qlora"};  // PeftMethod::lora, qlora
-inline constexpr const char* kBaseFormatNames[] = {"bf16", "fp16", "fp8", "fp4", "nf4"};
+// The spellings of the methods and base formats (PeftMethod::none has none: the field is absent).
+inline constexpr Spelling<PeftMethod> kPeftMethodNames[] = {{PeftMethod::lora, "lora"}, {PeftMethod::qlora, "qlora"}};
+inline constexpr Spelling<BaseFormat> kBaseFormatNames[] = {{BaseFormat::bf16, "bf16"},
+                                                            {BaseFormat::fp16, "fp16"},
+                                                            {BaseFormat::fp8, "fp8"},
+                                                            {BaseFormat::fp4, "fp4"},
+                                                            {BaseFormat::nf4, "nf4"}};
 
 struct Peft {
     PeftMethod method = PeftMethod::none;

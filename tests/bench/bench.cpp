@@ -253,7 +253,7 @@ int main() {
                                                   g_sink = g_sink + found.front.size(); }, 3, 0.001);
             std::printf("  serving, DeepSeek-V3 on up to 72 GB200, %s: %lld candidates (%lld evaluated, %lld pruned by "
                         "the bound) in %.3f s = %.0f candidates/s\n",
-                        kServingLayoutNames[static_cast<int>(layouts)], static_cast<long long>(found.counts.enumerated),
+                        spelling_of(kServingLayoutNames, layouts), static_cast<long long>(found.counts.enumerated),
                         static_cast<long long>(found.counts.evaluated), static_cast<long long>(found.counts.pruned_bound), t,
                         static_cast<double>(found.counts.enumerated) / t);
         }

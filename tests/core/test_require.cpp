@@ -59,12 +59,12 @@ TEST_CASE("require: at each reported value the target is met, and 0.5 % below it
     };
     int found = 0;
     for (int i = 0; i < 5; ++i) {
-        const auto res = static_cast<Resource>(i);
-        const Json& q = resource(out, kResourceNames[i]);
+        const Resource res = kResourceNames[i].value;
+        const Json& q = resource(out, kResourceNames[i].name);
         if (q["status"] != "found" || res == Resource::hbm_capacity) continue;
         ++found;
         const double k = q["ratio"];
-        CAPTURE(kResourceNames[i]);
+        CAPTURE(kResourceNames[i].name);
         CHECK(met(with_resource_scaled(s, res, k)));
         CHECK_FALSE(met(with_resource_scaled(s, res, k * 0.995)));
     }
