@@ -52,7 +52,7 @@ double layer_activations(const LayerSpec& layer, const TrainingMemoryInput& in, 
     // mask (1 B) and output (2 B) too: 5 bytes a score (Korthikanti et al. 2022 §4.1).
     if (keeps_scores) attn += (w.dropout ? 5 : 2) * heads * seq * tokens;
     // A block that is only its mixer (Mamba) has no MLP half: no MLP input, no second norm,
-    // one dropout mask (ops/dense_layer.cpp lowers it so).
+    // one dropout mask (ops/decoder_layer.cpp lowers it so).
     const bool has_mlp = layer.ffn.present();
     const double halves = has_mlp ? 2 : 1;
     const double gate = layer.ffn.gated ? 2 : 1;

@@ -63,7 +63,7 @@ double base_bytes_per_param(const Peft& p) {
 }
 
 double frozen_weight_bytes(const ParamCount& c, const Peft& p) {
-    const double matrices = c.attention + c.mlp + c.router + c.experts;
+    const double matrices = c.mixer + c.mlp + c.router + c.experts;
     return base_bytes_per_param(p) * matrices + 2 * (c.norms + c.embedding + c.lm_head + c.final_norm);
 }
 

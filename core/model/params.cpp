@@ -9,9 +9,9 @@ ParamCount count_group_params(const LayerGroup& g, int64_t hidden, int64_t tp, i
     const double count = static_cast<double>(g.count);
     // Row-parallel biases (out_proj, mlp_down) are whole on every chip: their n = h is not split.
     ParamCount p;
-    p.attention = count * (s.qkv.params() + s.out.params() + s.q_down.params() + s.q_up.params() +
-                           s.kv_down.params() + s.kv_up.params() + s.in_proj.params() + s.x_proj.params() +
-                           s.dt_proj.params() + s.mixer_vector_params);
+    p.mixer = count * (s.qkv.params() + s.out.params() + s.q_down.params() + s.q_up.params() + s.kv_down.params() +
+                       s.kv_up.params() + s.in_proj.params() + s.x_proj.params() + s.dt_proj.params() +
+                       s.mixer_vector_params);
     p.mlp = s.ffn > 0 ? count * (s.up.params() + s.down.params()) : 0.0;  // no shared experts: none
     if (g.layer.ffn.is_moe()) {
         p.router = count * s.router.params();
@@ -26,7 +26,7 @@ ParamCount count_slice_params(const Model& m, const std::vector<LayerGroup>& gro
     ParamCount p;
     for (const LayerGroup& g : groups) {
         const ParamCount gp = count_group_params(g, m.hidden, tp, ep, etp);
-        p.attention += gp.attention;
+        p.mixer += gp.mixer;
         p.mlp += gp.mlp;
         p.router += gp.router;
         p.experts += gp.experts;

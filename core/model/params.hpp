@@ -9,16 +9,18 @@
 namespace envelope {
 
 struct ParamCount {
-    double attention = 0;   // all layers: Wq, Wk, Wv, Wo (+ biases)
+    // All layers' token mixers: attention (Wq, Wk, Wv, Wo or MLA's projections, + biases) or
+    // Mamba (its in, x, dt and out projections and its per-channel vectors).
+    double mixer = 0;
     double mlp = 0;         // all layers: up (+ gate), down (+ biases); a mixture's shared experts
     double router = 0;      // mixture-of-experts layers: the router
     double experts = 0;     // mixture-of-experts layers: the routed experts on this chip
-    double norms = 0;       // all layers: two norms each
+    double norms = 0;       // all layers: their norms (one in a block that is only its mixer)
     double embedding = 0;   // token embedding (vocab × hidden)
     double lm_head = 0;     // output projection; 0 when tied to the embedding
     double final_norm = 0;
 
-    double layers() const { return attention + mlp + router + experts + norms; }
+    double layers() const { return mixer + mlp + router + experts + norms; }
     double total() const { return layers() + embedding + lm_head + final_norm; }
 };
 

@@ -10,7 +10,7 @@ std::vector<Op> lower_forward(const LowerInput& in) {
     std::vector<Op> ops;
     ops.reserve(24 + 16 * in.stage.groups.size());
     if (in.stage.first) lower_model_head(in, ops);
-    for (const LayerGroup& g : in.stage.groups) lower_dense_layers(in, g, ops);
+    for (const LayerGroup& g : in.stage.groups) lower_layers(in, g, ops);
     if (in.stage.last) {
         lower_model_tail(in, ops);
     } else {

@@ -58,11 +58,11 @@ void lower_moe(const LowerInput& in, const LayerSpec& layer, const LayerShard& s
                std::vector<Op>& out);
 
 // Causal (query, key) pairs per sequence and head in a pass, within a sliding window when
-// window > 0 (ops/dense_layer.cpp).
+// window > 0 (ops/decoder_layer.cpp).
 Affine causal_pairs(const Pass& p, int64_t window);
 
 // Query rows of a fused-attention kernel per chip, `heads` a chip's query heads: one per
-// query token and head, once per kernel call it goes through (ops/dense_layer.cpp).
+// query token and head, once per kernel call it goes through (ops/decoder_layer.cpp).
 double attention_rows(const LowerInput& in, double heads);
 
 // Multi-head latent attention up to (not including) the output projection, in place of the
@@ -74,9 +74,11 @@ void lower_mla_attention(const LowerInput& in, const AttentionSpec& spec, const 
 void lower_mamba_mixer(const LowerInput& in, const MambaSpec& spec, const LayerShard& shard, double count,
                        std::vector<Op>& out);
 
-// `count` dense decoder layers of one spec (pre-norm: norm → attention → residual → norm →
-// MLP → residual), sharded over TP. Appends to `out`.
-void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out);
+// The `count` decoder layers of one group, sharded over TP (and EP), every kind: pre-norm,
+// the token mixer (attention, MLA or Mamba) and its residual, then the feed-forward block (a
+// dense MLP or a mixture of experts; none in a block that is only its mixer) and its
+// residual. Appends to `out`.
+void lower_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out);
 
 // Once-per-model work before the first layer (embedding) ...
 void lower_model_head(const LowerInput& in, std::vector<Op>& out);

@@ -8,7 +8,7 @@
 //             decode it reads and writes the sequence's state (the scan's d·N and the
 //             convolution's (K − 1)·C), in prefill and training it writes it once
 //   ssm_gate  y·SiLU(z) (Mamba-2 also normalises it)
-// then out_proj [T × d]·[d × h] (dense_layer.cpp) and the TP reduction after it. Costs follow
+// then out_proj [T × d]·[d × h] (decoder_layer.cpp) and the TP reduction after it. Costs follow
 // the recurrent form of Gu & Dao 2023 (Algorithm 2); Mamba-2's chunked SSD kernel does the
 // same work as small matmuls.
 #include "ops/builders.hpp"

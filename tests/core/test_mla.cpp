@@ -44,7 +44,7 @@ TEST_CASE("DeepSeek-V3: 671B parameters, 37B activated per token (arXiv:2412.194
     // One layer's attention, by hand: q_down 7168·1536 + q_up 1536·128·192 + kv_down 7168·576
     // + kv_up 512·128·(128 + 128) + out 128·128·7168 = 187,105,280.
     const LayerGroup one{m.groups[0].layer, 1};
-    CHECK(count_group_params(one, m.hidden, 1).attention == 187'105'280);
+    CHECK(count_group_params(one, m.hidden, 1).mixer == 187'105'280);
 }
 
 TEST_CASE("the MLA cache keeps the latent and the RoPE key: 576 elements per token and layer") {

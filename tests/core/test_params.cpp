@@ -33,7 +33,7 @@ TEST_CASE("a TP shard holds 1/tp of the split matrices and all of the replicated
     const ParamCount whole = count_params(m);
     const ParamCount half = count_params(m, 2);
     CHECK(half.mlp == whole.mlp / 2);
-    CHECK(half.attention == whole.attention / 2);
+    CHECK(half.mixer == whole.mixer / 2);
     CHECK(half.norms == whole.norms);
     CHECK(half.embedding == whole.embedding / 2);
 
@@ -41,7 +41,7 @@ TEST_CASE("a TP shard holds 1/tp of the split matrices and all of the replicated
     const ParamCount quarter = count_params(m, 4);
     const double h = 1024, d = 128;
     // Two layers, each: q of 2 heads, k and v of 1 head each, and the output projection.
-    CHECK(quarter.attention == 2 * (h * (2 * d + 2 * d) + 2 * d * h));
+    CHECK(quarter.mixer == 2 * (h * (2 * d + 2 * d) + 2 * d * h));
 }
 
 TEST_CASE("layer groups: a hybrid stack counts each group's layers with its own shapes") {
@@ -50,9 +50,9 @@ TEST_CASE("layer groups: a hybrid stack counts each group's layers with its own 
     Model m = test::tiny_model();
     LayerSpec mha = m.groups[0].layer;
     mha.attention.kv_heads = 8;
-    const double one_gqa = count_params(m).attention / 2;
+    const double one_gqa = count_params(m).mixer / 2;
     m.groups = {LayerGroup{m.groups[0].layer, 1}, LayerGroup{mha, 3}};
-    CHECK(count_params(m).attention == doctest::Approx(4 * one_gqa + 3 * 2.0 * 1024 * 6 * 128));
+    CHECK(count_params(m).mixer == doctest::Approx(4 * one_gqa + 3 * 2.0 * 1024 * 6 * 128));
 }
 
 TEST_CASE("a pipeline stage's slice: layers, embedding first, head last, tied copy kept") {
@@ -82,7 +82,7 @@ TEST_CASE("a mixture of experts: Mixtral 8x7B holds 46.7B parameters, 12.9B of t
     // Over EP 4 each chip holds 2 of the 8 experts of each layer.
     const ParamCount quarter = count_slice_params(m, m.groups, true, true, 1, 4);
     CHECK(quarter.experts == doctest::Approx(count_params(m).experts / 4));
-    CHECK(quarter.attention == count_params(m).attention);
+    CHECK(quarter.mixer == count_params(m).mixer);
 }
 
 namespace {

@@ -239,7 +239,7 @@ void lower_mlp(const LowerInput& in, bool gated, const MlpNames& names, const We
     out.push_back(gemm(down.name, down, down.n));
 }
 
-void lower_dense_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out) {
+void lower_layers(const LowerInput& in, const LayerGroup& group, std::vector<Op>& out) {
     const LayerSpec& layer = group.layer;
     const LayerShard s = shard_layer(layer, in.model.hidden, in.parallelism.tp, in.parallelism.ep,
                                        expert_layout(in.parallelism).etp);
