@@ -1,5 +1,5 @@
 #pragma once
-// What a scenario's "cost" block resolves to (io/cost_json.cpp fills every default from
+// What a scenario's "cost" block resolves to (cost/resolve.cpp fills every default from
 // the chip's and system's "economics" presets and presets/costs/defaults.json, and lists
 // each default it used in `assumptions`). SI units except where the name says.
 #include <optional>

@@ -7,13 +7,12 @@
 #include "cost/report.hpp"
 #include "hardware/system.hpp"
 #include "io/json.hpp"
-#include "parallel/parallelism.hpp"
 
 namespace envelope {
 
-// `block` may be null (no cost block): every input then takes its documented default,
-// each listed in the result's assumptions. Throws InputError naming the field.
-CostInputs parse_cost(const Json* block, const System& system, const Parallelism& par, const std::string& path);
+// `block` may be null (no cost block): every input then takes its documented default
+// (cost/resolve.hpp), each listed in the result's assumptions. Throws InputError naming the field.
+CostInputs parse_cost(const Json* block, const System& system, const std::string& path);
 
 // An accelerator package description (cost.package, or the package-cost entry point).
 PackageSpec parse_package(const Json& value, const std::string& path);

@@ -103,8 +103,6 @@ Chip parse_chip(const Json& value, const std::string& path) {
 
 namespace {
 
-bool switched(Topology t) { return t == Topology::fat_tree || t == Topology::dragonfly; }
-
 std::vector<int64_t> read_dims(JsonReader& r, int64_t size) {
     const std::string path = r.path_of("dims");
     const Json& v = r.value("dims");
@@ -197,20 +195,6 @@ Network reference_network(const Chip& chip, const std::string& path) {
                                    "\" is not a system preset with a network");
     }
     return parse_network((*preset)["network"], path);
-}
-
-// A switched scale-out fabric (fat tree, dragonfly) grows by more of the same units to join
-// `count` chips; a torus or a switch does not. Returns what was changed ("" if nothing).
-std::string grow_fabric(Network& net, int64_t count) {
-    if (net.levels.empty() || net.chips() >= static_cast<double>(count)) return "";
-    NetworkLevel& outer = net.levels.back();
-    if (!switched(outer.topology)) return "";
-    const double below = net.chips() / static_cast<double>(outer.size);
-    const int64_t before = outer.size;
-    outer.size = static_cast<int64_t>(std::ceil(static_cast<double>(count) / below));
-    return "system.network[" + std::to_string(net.levels.size() - 1) + "] (" + outer.name + ") grown from " +
-           std::to_string(before) + " to " + std::to_string(outer.size) + " units to join " + std::to_string(count) +
-           " chips";
 }
 
 SystemEconomics parse_system_economics(const Json& value, const std::string& path) {

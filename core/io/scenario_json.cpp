@@ -41,7 +41,7 @@ Scenario parse_scenario(const Json& doc) {
     }
     s.engine = parse_engine(r.has("engine") ? r.value("engine") : Json("default"), "engine");
     s.framework = parse_framework(r.has("framework") ? r.value("framework") : Json("current"), "framework");
-    s.cost = parse_cost(r.optional_value("cost"), s.system, s.parallelism, "cost");
+    s.cost = parse_cost(r.optional_value("cost"), s.system, "cost");
     r.finish();
     return s;
 }

@@ -58,6 +58,10 @@ struct NetworkLevel {
     double achievable_bytes_per_s() const { return bandwidth_gbps() * 1e9 * efficiency; }
 };
 
+// A switched fabric (fat tree, dragonfly): its leaves (or groups) share uplinks, so it has an
+// oversubscription, and it grows by adding more of the same units.
+inline bool switched(Topology t) { return t == Topology::fat_tree || t == Topology::dragonfly; }
+
 struct Network {
     std::vector<NetworkLevel> levels;
 
@@ -66,5 +70,10 @@ struct Network {
     // Chips the whole network joins (1 with no levels).
     double chips() const { return levels.empty() ? 1.0 : chips_per_unit(levels.size() - 1); }
 };
+
+// A system of `count` chips on a network that joins fewer: a switched outermost level grows
+// by more of the same units to join them (a fabric preset of 128 nodes serves 1,024); a torus
+// or a switch does not. Returns what was changed, naming the level ("" if nothing).
+std::string grow_fabric(Network& net, int64_t count);
 
 }  // namespace envelope
