@@ -4,6 +4,7 @@
 #   ./dev.sh serve [PORT]   install what is missing, build the page, serve it on 127.0.0.1
 #   ./dev.sh test           install what is missing, build everything, run every test
 #   ./dev.sh bench          build natively and in wasm, run the benchmarks
+#   ./dev.sh docs           rewrite the generated parts of the docs (tools/docs.mjs)
 #   ./dev.sh build          build native + wasm + site without testing
 #   ./dev.sh site           rebuild only the site (from web/ and the last wasm build)
 #   ./dev.sh sanitize       unit tests built with clang, ASan and UBSan
@@ -88,7 +89,8 @@ build_site() {
   rm -rf "$site"
   mkdir -p "$site/vendor"
   cp -r web/index.html web/validation.html web/methodology.html web/css web/js "$site/"
-  cp core/METHODOLOGY.md "$site/methodology.md"
+  # The methodology's sections (core/methodology/) as the one document the page renders.
+  node tools/docs.mjs --join "$site/methodology.md"
   [ -d web/img ] && cp -r web/img "$site/"
   # The cost catalogue the Cost card's pickers read (cloud offerings, process nodes, defaults).
   mkdir -p "$site/presets" && cp -r presets/costs "$site/presets/"
@@ -212,6 +214,15 @@ cmd_fuzz() {
   run_fuzz "${1:-60}"
 }
 
+# The generated parts of the docs (tools/docs.mjs): the methodology's contents and every
+# accuracy table, from the headings and from `envelope validate`.
+cmd_docs() {
+  ensure_packages
+  build_native
+  log "docs (tools/docs.mjs)"
+  ENVELOPE_BIN=build/native/envelope node tools/docs.mjs --write
+}
+
 cmd_bench() {
   ensure_packages
   build_native
@@ -227,9 +238,10 @@ case "${1:-}" in
   test) cmd_test ;;
   lint) cmd_lint ;;
   bench) cmd_bench ;;
+  docs) cmd_docs ;;
   build) cmd_build ;;
   site) build_site ;;
   sanitize) cmd_sanitize ;;
   fuzz) shift; cmd_fuzz "$@" ;;
-  *) echo "usage: ./dev.sh serve [PORT] | test | lint | bench | build | site | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh serve [PORT] | test | lint | bench | docs | build | site | sanitize | fuzz [SECONDS]" >&2; exit 2 ;;
 esac
