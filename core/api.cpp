@@ -5,7 +5,7 @@
 
 #include "common/error.hpp"
 #include "evaluate.hpp"
-#include "inference/fit.hpp"
+#include "explore/fit.hpp"
 #include "io/hf_config.hpp"
 #include "model/params.hpp"
 #include "io/collective_json.hpp"

@@ -16,18 +16,18 @@ Json evaluate_document(const Json& scenario);
 std::string evaluate_json(std::string_view scenario_text);
 
 // For an inference scenario, "does it fit?": {"ok": true, "fits", "largest_batch",
-// "longest_context", "fewest_chips": {"tp", "pp", "chips"} | null} (inference/fit.hpp).
+// "longest_context", "fewest_chips": {"tp", "pp", "chips"} | null} (explore/fit.hpp).
 // Never throws.
 std::string fit_json(std::string_view scenario_text);
 
 // For an inference scenario, throughput against per-user speed as the batch grows:
 // {"ok": true, "batch" (the scenario's), "points": [{"batch", "output_tokens_per_s_per_chip",
-// "output_tokens_per_s_per_user", "ttft_s", "tpot_s", "fits"}, ...]} (inference/fit.hpp).
+// "output_tokens_per_s_per_user", "ttft_s", "tpot_s", "fits"}, ...]} (explore/fit.hpp).
 // Never throws.
 std::string curve_json(std::string_view scenario_text);
 
 // An inference scenario evaluated along one axis in one call (io/sweep_json.hpp,
-// inference/sweep.hpp): {"scenario", "axis", "values" | "range"} in; {"ok": true, "axis",
+// explore/sweep.hpp): {"scenario", "axis", "values" | "range"} in; {"ok": true, "axis",
 // "current", "points": [...]} out, a point the checks refuse marked with its error. Never throws.
 std::string sweep_json(std::string_view request_text);
 
@@ -41,7 +41,7 @@ std::string search_json(std::string_view request_text);
 // meet it, each alone, and which binds. Never throws.
 std::string require_json(std::string_view request_text);
 
-// Hardware knobs swept against performance and cost (cost/trade_off.hpp, io/tradeoff_json.hpp):
+// Hardware knobs swept against performance and cost (explore/trade_off.hpp, io/tradeoff_json.hpp):
 // {"scenario", "knobs": [{"knob", "values"}, ...]} in; {"ok": true, "workload", "knobs",
 // "base_package_usd", "points": [{"setting", "ok", "fits", "pareto", ...}]} out. Never throws.
 std::string tradeoff_json(std::string_view request_text);

@@ -8,7 +8,7 @@
 #include "evaluate.hpp"
 #include "explore/space_values.hpp"
 #include "inference/evaluate.hpp"
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 #include "io/schema_limits.hpp"
 
 namespace envelope {

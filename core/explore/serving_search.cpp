@@ -9,7 +9,7 @@
 #include "explore/pareto.hpp"
 #include "explore/space_values.hpp"
 #include "inference/max_batch.hpp"
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 
 namespace envelope {
 

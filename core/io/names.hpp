@@ -1,7 +1,7 @@
 #pragma once
 // JSON spellings of the core's enums: one table each (common/spelling.hpp), read by the JSON
 // readers and written by to_string. Enums of one domain keep their table beside them
-// (workload/peft.hpp, cost/trade_off.hpp, explore/, inference/sweep.hpp).
+// (workload/peft.hpp, explore/trade_off.hpp, explore/, explore/sweep.hpp).
 #include "common/spelling.hpp"
 #include "model/model.hpp"
 #include "network/collective.hpp"

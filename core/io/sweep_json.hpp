@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 #include "io/json.hpp"
 
 namespace envelope {

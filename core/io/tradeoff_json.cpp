@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "cost/trade_off.hpp"
+#include "explore/trade_off.hpp"
 #include "evaluate.hpp"
 #include "io/cost_json.hpp"
 #include "io/json_reader.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The trade-off request and answer (cost/trade_off.hpp; core/SCHEMA.md § Trade-off).
+// The trade-off request and answer (explore/trade_off.hpp; core/SCHEMA.md § Trade-off).
 #include "io/json.hpp"
 
 namespace envelope {

@@ -19,7 +19,7 @@
 #include "explore/serving_search.hpp"
 #include "explore/training_search.hpp"
 #include "inference/evaluate.hpp"
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 #include "presets/registry.hpp"

@@ -1,4 +1,4 @@
-// "Does it fit?" for inference and the throughput–latency curve (inference/fit.hpp).
+// "Does it fit?" for inference and the throughput–latency curve (explore/fit.hpp).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -7,7 +7,7 @@
 #include "evaluate.hpp"
 #include "fixtures.hpp"
 #include "inference/evaluate.hpp"
-#include "inference/fit.hpp"
+#include "explore/fit.hpp"
 #include "io/json_parse.hpp"
 #include "io/scenario_json.hpp"
 

@@ -8,11 +8,11 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "cost/trade_off.hpp"
+#include "explore/trade_off.hpp"
 #include "explore/requirement.hpp"
 #include "explore/serving_search.hpp"
 #include "explore/training_search.hpp"
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 #include "io/json_reader.hpp"
 #include "io/names.hpp"
 #include "training/framework.hpp"

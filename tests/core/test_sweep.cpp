@@ -1,4 +1,4 @@
-// One scenario along one axis in one call (inference/sweep.hpp, io/sweep_json.hpp, api.hpp).
+// One scenario along one axis in one call (explore/sweep.hpp, io/sweep_json.hpp, api.hpp).
 // Each point is checked against a separate route to the same number: the scenario document
 // edited and evaluated on its own (evaluate_json), or a count worked out by hand here.
 #include <doctest/doctest.h>
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "api.hpp"
-#include "inference/fit.hpp"
-#include "inference/sweep.hpp"
+#include "explore/fit.hpp"
+#include "explore/sweep.hpp"
 #include "io/json_parse.hpp"
 
 using namespace envelope;

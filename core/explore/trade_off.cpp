@@ -1,4 +1,4 @@
-#include "cost/trade_off.hpp"
+#include "explore/trade_off.hpp"
 
 #include <algorithm>
 #include <cmath>

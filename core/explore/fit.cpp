@@ -1,4 +1,4 @@
-#include "inference/fit.hpp"
+#include "explore/fit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "../evaluate.hpp"  // the scenario-level evaluate, not inference/evaluate.hpp beside this file
 #include "inference/evaluate.hpp"
 #include "inference/max_batch.hpp"
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 #include "io/schema_limits.hpp"
 
 namespace envelope {

@@ -45,7 +45,7 @@ struct CurvePoint {
 // Throughput against per-user speed as the batch (or the concurrency, in that mode) grows:
 // up to `points` batches spaced geometrically from 1 to the largest that fits (at least the
 // scenario's own, at most 4096), each a whole evaluation (a sweep over the batch,
-// inference/sweep.hpp); the scenario's batch is always one of them.
+// explore/sweep.hpp); the scenario's batch is always one of them.
 std::vector<CurvePoint> throughput_latency_curve(const Scenario& s, int points = 64);
 
 }  // namespace envelope

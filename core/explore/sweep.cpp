@@ -1,4 +1,4 @@
-#include "inference/sweep.hpp"
+#include "explore/sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
