@@ -1,5 +1,7 @@
 #include "cost/resolve.hpp"
 
+#include <utility>
+
 #include "common/error.hpp"
 #include "common/format.hpp"
 
@@ -72,11 +74,13 @@ CostInputs resolve_cost(const CostRequest& q, const System& sys, const CostDefau
         for (const auto& [key, value] : owning) {
             if (!*value) continue;
             if (pricing == Pricing::unknown) {
-                throw InputError(field(key), "is a price of owning, which needs cost.chip_usd (chip " + chip.name +
+                throw InputError(field(key), "is a price of owning, which needs " + field("chip_usd") + " (chip " + chip.name +
                                                  " has no purchase price in its presets)");
             }
-            throw InputError(field(key), std::string("is a price of owning; it does not apply with pricing \"cloud\"") +
-                                             (q.pricing ? "" : " (chosen by the chip's cloud price: give pricing \"owned\" to buy)"));
+            const std::string chosen = q.pricing           ? ""
+                                       : q.usd_per_chip_hour ? " (chosen by " + field("usd_per_chip_hour") + ")"
+                                                             : " (chosen by the chip's cloud price: give pricing \"owned\" to buy)";
+            throw InputError(field(key), "is a price of owning; it does not apply with pricing \"cloud\"" + chosen);
         }
     }
     if (pricing == Pricing::cloud) {

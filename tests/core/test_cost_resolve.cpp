@@ -91,6 +91,17 @@ TEST_CASE("a price that does not apply to the pricing is refused, naming its fie
     CHECK(error_path(rent, s) == "cost.usd_per_kwh");
     rent.pricing = Pricing::owned;
     CHECK(error_path(rent, s) == "no error");
+    CostRequest hourly;  // a stated hourly price rents, so a chip price is refused too
+    hourly.usd_per_chip_hour = 2;
+    hourly.chip_usd = 20000;
+    try {
+        resolve_cost(hourly, s, defaults(), "cost");
+        FAIL("a chip price was accepted beside an hourly one");
+    } catch (const InputError& e) {
+        CHECK(e.path() == "cost.chip_usd");
+        CHECK(std::string(e.what()) ==
+              "is a price of owning; it does not apply with pricing \"cloud\" (chosen by cost.usd_per_chip_hour)");
+    }
     CostRequest idle;
     idle.idle_w = 800;  // above the 700 W TDP
     CHECK(error_path(idle, s) == "cost.idle_w");
