@@ -91,7 +91,7 @@ function statsCells(s, { within = true } = {}) {
 }
 
 function table(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
+  const line = (cells) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
