@@ -10,6 +10,7 @@ import { fromScenario, toScenario } from '../../web/js/scenario.js';
 import { effectiveChip, hardwareField, hostOf, normalizeMachine } from '../../web/js/hardware-edit.js';
 import { ANCHORS } from '../../web/js/explain.js';
 import { filterItems, hardwareItems, modelItems } from '../../web/js/picker.js';
+import { joinMethodology } from '../../tools/docs.mjs';
 
 const presets = loadPresets();
 const OLD = '#model=llama-2-70b&system=dgx-h100&chips=8&tp=8&pp=1&batch=1&input=2048&output=256&precision=bf16&flash=on';
@@ -86,7 +87,7 @@ test('engine error paths of the chip and the host name the editor\'s inputs', ()
 const slug = (text) => text.toLowerCase().replace(/^[\d.\s]+/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 test('every "How?" panel links to a heading of the methodology', () => {
-  const md = readFileSync(new URL('../../core/METHODOLOGY.md', import.meta.url), 'utf8');
+  const md = joinMethodology();  // the document the page renders (core/methodology/, joined)
   const headings = new Set(md.split('\n').filter((l) => /^#{2,3} /.test(l)).map((l) => slug(l.replace(/^#+ /, '').replace(/`/g, ''))));
   for (const [name, anchor] of Object.entries(ANCHORS)) assert.ok(headings.has(anchor), `${name}: #${anchor}`);
 });

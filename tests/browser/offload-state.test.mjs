@@ -54,10 +54,12 @@ test('offload values outside none, cpu, nvme and offload keys in an inference li
 });
 
 test('the schedule choices are the ones the engine accepts, each with an option in the form', () => {
-  const core = readFileSync(new URL('core/io/parallelism_json.cpp', root), 'utf8');
-  const m = core.match(/choice_or\("schedule", \{([^}]*)\}/);
-  assert.ok(m, 'the schedule choices in core/io/parallelism_json.cpp');
-  const accepted = [...m[1].matchAll(/"([^"]+)"/g)].map((x) => x[1]);
+  // The engine's one spelling table of the schedules (core/io/names.hpp).
+  const core = readFileSync(new URL('core/io/names.hpp', root), 'utf8');
+  const m = core.match(/kPipelineScheduleNames\[\] = \{([\s\S]*?)\n\};/);
+  assert.ok(m, 'the schedule spellings in core/io/names.hpp');
+  const accepted = [...m[1].matchAll(/PipelineSchedule::\w+, "([^"]+)"/g)].map((x) => x[1]);
+  assert.equal(accepted.length, 4);
   assert.deepEqual([...SCHEDULES].sort(), [...accepted].sort());
   const html = readFileSync(new URL('web/index.html', root), 'utf8');
   const select = html.match(/<select id="schedule"[^>]*>([\s\S]*?)<\/select>/)[1];
