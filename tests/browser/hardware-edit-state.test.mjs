@@ -3,7 +3,6 @@
 // "How is this computed" panels (explain.js: its methodology anchors) and of the pickers (picker.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { loadPresets } from '../support/presets.mjs';
 import { fromHash, toHash, toLink, defaultState } from '../../web/js/state.js';
 import { fromScenario, toScenario } from '../../web/js/scenario.js';
